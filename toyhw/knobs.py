@@ -1,0 +1,207 @@
+"""The lecture-10 toy kernel: five knobs, hidden task traits, and a run that explains itself.
+
+A "task" is one kernel to write. The agent sees only what `run_kernel` reports; the task's traits (how memory-bound it
+is, its best tile, its problem size, whether its ops may be fused) stay hidden, as a real GPU's behaviour is hidden
+behind measurements. The numbers follow lecture 10's script (seed 000) exactly, including the order in which random
+numbers are drawn, so that toyhw reproduces its table digit for digit.
+
+Where the toy differs from a real GPU: the cost is a two-term blend (compute and memory weighted by the task's
+memory-boundness) instead of a roofline, and each failure has exactly one cause.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from typing import Literal, Optional
+
+Status = Literal["ok", "compile_error", "wrong"]
+Cause = Literal["shared_memory_overflow", "vector_width_indivisible", "illegal_fusion"]
+Bottleneck = Literal["memory", "compute"]
+
+KNOBS: dict[str, tuple[int, ...]] = {
+    "tile": (8, 16, 32, 64),
+    "fuse": (0, 1),
+    "vec": (1, 2, 4),
+    "shared": (0, 1),
+    "unroll": (1, 2, 4),
+}
+"""Each knob and its allowed values, in the order the mutation draws them (part of the seed's random stream)."""
+
+PROBLEM_SIZES: tuple[int, ...] = (1024, 1000, 1002, 1003, 4096)
+"""Hidden problem sizes n; a vector width that does not divide n reads past the end and gives wrong results."""
+
+BASELINE_FACTOR = 0.9
+"""PyTorch's time is the default config's time x 0.9: the library kernel is already well tuned."""
+
+
+@dataclasses.dataclass(frozen=True)
+class KernelConfig:
+    """One setting of the five knobs.
+
+    Attributes:
+      tile: block tile size (elements per side), one of 8, 16, 32, 64.
+      fuse: 1 fuses the neighbouring ops into one kernel (one fewer round trip to DRAM).
+      vec: vector width of loads and stores (elements), 1, 2 or 4.
+      shared: 1 stages tiles through shared memory.
+      unroll: inner-loop unroll factor, 1, 2 or 4.
+    """
+
+    tile: int = 32
+    fuse: int = 0
+    vec: int = 1
+    shared: int = 0
+    unroll: int = 1
+
+    def __post_init__(self) -> None:
+        for knob, allowed in KNOBS.items():
+            value = getattr(self, knob)
+            if type(value) is not int or value not in allowed:  # bool is not a knob value
+                raise ValueError(f"knob {knob!r} = {value!r} is not allowed; allowed values: {allowed}")
+
+    def replace(self, **changes: int) -> "KernelConfig":
+        """Return a copy with some knobs changed (validated like any config)."""
+        return dataclasses.replace(self, **changes)
+
+    def as_dict(self) -> dict[str, int]:
+        """Return the knobs as a plain dict (for tables and JSON)."""
+        return dataclasses.asdict(self)
+
+
+DEFAULT = KernelConfig()
+"""What PyTorch's library kernel corresponds to: tile 32, nothing else switched on."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Task:
+    """A kernel to optimize, with traits the agent cannot see.
+
+    Attributes:
+      memory_bound: share of the time that is memory traffic at the reference config (0..1); high values reward
+        fusion, vectorization and shared memory, low values reward tile and unroll.
+      best_tile: the tile size with the least compute overhead, 16 or 32.
+      n: problem size; a vector width must divide it.
+      fusable: whether fusing the neighbouring ops is legal (else an intermediate result must be stored).
+    """
+
+    memory_bound: float
+    best_tile: int
+    n: int
+    fusable: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class RunFeedback:
+    """What one run of a kernel reports: the feedback record every proposer reads.
+
+    Attributes:
+      status: "ok", "compile_error" (does not build or launch) or "wrong" (runs, wrong results).
+      time: run time in units of the reference kernel's time, None unless status is "ok".
+      message: a human explanation of a failure (what an execution log or compiler says), None when ok.
+      cause: the machine-readable failure cause that informed proposers act on, None when ok.
+      failing_n: for "vector_width_indivisible", the problem size the wrong result showed on.
+      bottleneck: "memory" or "compute" for a successful run (what a profiler would say), else None.
+    """
+
+    status: Status
+    time: Optional[float] = None
+    message: Optional[str] = None
+    cause: Optional[Cause] = None
+    failing_n: Optional[int] = None
+    bottleneck: Optional[Bottleneck] = None
+
+    @property
+    def ok(self) -> bool:
+        """Return True when the kernel built, ran and gave correct results."""
+        return self.status == "ok"
+
+
+def make_task(rng: random.Random) -> Task:
+    """Return a task drawn from `rng` (four draws, in the seed's order)."""
+    memory_bound = rng.random()
+    best_tile = rng.choice((16, 32))
+    n = rng.choice(PROBLEM_SIZES)
+    fusable = rng.random() < 0.7
+    return Task(memory_bound, best_tile, n, fusable)
+
+
+def make_tasks(seed: int, n_tasks: int) -> list[Task]:
+    """Return the benchmark: `n_tasks` tasks drawn in turn from `random.Random(seed)`."""
+    if isinstance(n_tasks, bool) or not isinstance(n_tasks, int) or n_tasks < 1:
+        raise ValueError(f"n_tasks = {n_tasks!r} is not allowed; it must be an integer >= 1")
+    rng = random.Random(seed)
+    return [make_task(rng) for _ in range(n_tasks)]
+
+
+def run_kernel(task: Task, config: KernelConfig) -> RunFeedback:
+    """Return the feedback of running `config` on `task`: a failure with its cause, or a time and bottleneck.
+
+    Failures are checked in the order a developer meets them: the build (shared memory), then the tests (a size the
+    vector width does not divide, an illegal fusion).
+    """
+    if config.tile == 64 and config.shared:
+        return RunFeedback(
+            "compile_error",
+            message="shared memory exceeded: a tile of 64 needs more shared memory per block than the SM has",
+            cause="shared_memory_overflow",
+        )
+    if task.n % config.vec:
+        return RunFeedback(
+            "wrong",
+            message=f"wrong result on the input of size n = {task.n} ({task.n} is not divisible by the vector "
+            f"width {config.vec})",
+            cause="vector_width_indivisible",
+            failing_n=task.n,
+        )
+    if config.fuse and not task.fusable:
+        return RunFeedback(
+            "wrong",
+            message="wrong result after fusion (an intermediate result must be stored separately)",
+            cause="illegal_fusion",
+        )
+    compute = 1 + 0.15 * abs(math.log2(config.tile / task.best_tile))
+    compute *= 1 - 0.08 * math.log2(config.unroll)
+    if config.tile == 64 and config.unroll == 4:
+        compute *= 1.25  # register pressure: a big tile fully unrolled spills
+    memory = 1.0
+    if config.fuse:
+        memory *= 0.55
+    if config.shared and config.tile >= 16:
+        memory *= 0.7
+    memory *= 1 - 0.15 * math.log2(config.vec)
+    m = task.memory_bound
+    time = (1 - m) * compute + m * memory
+    bottleneck: Bottleneck = "memory" if m * memory > (1 - m) * compute else "compute"
+    return RunFeedback("ok", time=time, bottleneck=bottleneck)
+
+
+def baseline_time(task: Task) -> float:
+    """Return PyTorch's time for `task`: the default config's time x BASELINE_FACTOR."""
+    time = run_kernel(task, DEFAULT).time
+    assert time is not None  # the default config is legal on every task
+    return BASELINE_FACTOR * time
+
+
+def random_config(rng: random.Random) -> KernelConfig:
+    """Return a one-shot config: what an eager model writes, biased to aggressive choices (tile 64, vec 4, fusion)."""
+    tile = rng.choice((16, 32, 64, 64))
+    fuse = int(rng.random() < 0.6)
+    vec = rng.choice((1, 2, 4, 4))
+    shared = int(rng.random() < 0.5)
+    unroll = rng.choice((1, 2, 4))
+    return KernelConfig(tile, fuse, vec, shared, unroll)
+
+
+def mutate(config: KernelConfig, rng: random.Random, knob: Optional[str] = None) -> KernelConfig:
+    """Return `config` with one knob (random unless given) set to a different allowed value."""
+    if knob is None:
+        knob = rng.choice(list(KNOBS))
+    elif knob not in KNOBS:
+        raise ValueError(f"knob = {knob!r} is not a knob; knobs: {', '.join(KNOBS)}")
+    current = getattr(config, knob)
+    return config.replace(**{knob: rng.choice([v for v in KNOBS[knob] if v != current])})
+
+
+def speedup(task: Task, feedback: RunFeedback) -> float:
+    """Return PyTorch's time over the kernel's, or 0.0 for a failed run (KernelBench counts it as not faster)."""
+    return baseline_time(task) / feedback.time if feedback.ok and feedback.time else 0.0
