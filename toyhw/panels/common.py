@@ -1,7 +1,6 @@
 """What every panel shares: a redraw that never half-draws, and controls that only fire on release."""
 from __future__ import annotations
 
-import traceback
 from typing import Callable
 
 import ipywidgets as widgets
@@ -33,7 +32,6 @@ def redraw(out: widgets.Output, draw: Callable[[], Figure | None]) -> None:
         except Exception as err:  # noqa: BLE001 - shown to the user, not hidden
             plt.close("all")
             print(f"Error: {type(err).__name__}: {err}")
-            print("".join(traceback.format_exception_only(type(err), err)).strip())
 
 
 def connect(controls: list[widgets.Widget], callback: Callable[[], None]) -> None:
