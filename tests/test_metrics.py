@@ -1,0 +1,32 @@
+"""fast_p follows KernelBench: strict >, and every task counts in the denominator."""
+import pytest
+
+from toyhw.metrics import fast_p
+
+
+def test_strict_greater_than():
+    assert fast_p([1.0, 1.5, 2.0], 1.0) == pytest.approx(2 / 3)
+    assert fast_p([1.0, 1.5, 2.0], 1.5) == pytest.approx(1 / 3)
+
+
+def test_failed_tasks_count_in_the_denominator():
+    assert fast_p([0.0, 0.0, 3.0, 0.0], 1.0) == 0.25
+
+
+def test_fast_0_is_the_correctness_rate():
+    assert fast_p([0.0, 0.2, 0.9, 2.0], 0.0) == 0.75
+
+
+def test_an_incorrect_kernel_never_counts_however_fast():
+    assert fast_p([5.0, 5.0], 1.0, correct=[False, True]) == 0.5
+
+
+@pytest.mark.parametrize("bad", [[], [[1.0]]])
+def test_empty_or_nested_input_is_refused(bad):
+    with pytest.raises(ValueError, match="one entry per task"):
+        fast_p(bad, 1.0)
+
+
+def test_negative_p_is_refused():
+    with pytest.raises(ValueError, match="p = -1 is not allowed"):
+        fast_p([1.0], -1)
