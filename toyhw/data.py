@@ -1,0 +1,97 @@
+"""Read the pack's small data files (the only module that opens `data/*.csv`).
+
+Every value the GEMM model takes from the real world sits in a versioned CSV with a source column, so a reader can
+check it and a test can pin it. A malformed row is refused with a ValueError naming the file, the line and the column:
+a silently mis-read constant would change every number of lecture 13 without anyone noticing.
+
+`data/gpus.csv` columns (one row per GPU):
+    key                      short name used by `toyhw.gpu.get_gpu` ("H100", "H200", "A100", "L40S", "B200")
+    model                    full product name ("H100 SXM5")
+    sms                      streaming multiprocessors
+    smem_per_sm_bytes        shared memory per SM, bytes
+    smem_per_block_bytes     opt-in shared memory one thread block may use, bytes
+    regs_per_sm              32-bit registers per SM
+    max_regs_per_thread      registers one thread may use
+    max_warps_per_sm         resident warps per SM
+    hbm_tb_per_s             DRAM (HBM/GDDR) bandwidth, TB/s (10^12 bytes/s)
+    bf16_dense_tflop_per_s   dense BF16 tensor-core peak, TFLOP/s (10^12 FLOP/s)
+    l2_mb                    L2 cache, MB (10^6 bytes)
+    launch_us                GPU time of an empty kernel launch, microseconds
+    warpgroup_mma            1 if the tensor cores want 64-row warpgroup tiles (Hopper wgmma, Blackwell), else 0
+    source                   where the figures come from
+
+`data/llm_layers.csv` columns (one row per linear layer; C[M, N] = A[M, K] B[K, N], M = tokens):
+    name        layer name as the lecture writes it ("70B/8 qkv" = Llama-3-70B at tensor-parallel 8)
+    model       model name
+    tp          tensor-parallel degree
+    layer       qkv, o, gate_up or down
+    n, k        GEMM N and K of one GPU's shard
+    derivation  how N and K follow from the model's published dimensions
+"""
+from __future__ import annotations
+
+import csv
+import pathlib
+from functools import lru_cache
+from typing import Callable
+
+DATA_DIR = pathlib.Path(__file__).resolve().parents[1] / "data"
+
+GPU_COLUMNS: dict[str, Callable[[str], object]] = {
+    "key": str, "model": str, "sms": int, "smem_per_sm_bytes": int, "smem_per_block_bytes": int, "regs_per_sm": int,
+    "max_regs_per_thread": int, "max_warps_per_sm": int, "hbm_tb_per_s": float, "bf16_dense_tflop_per_s": float,
+    "l2_mb": float, "launch_us": float, "warpgroup_mma": int, "source": str,
+}
+LAYER_COLUMNS: dict[str, Callable[[str], object]] = {
+    "name": str, "model": str, "tp": int, "layer": str, "n": int, "k": int, "derivation": str,
+}
+
+
+def read_table(path: pathlib.Path, columns: dict[str, Callable[[str], object]]) -> list[dict[str, object]]:
+    """Return the rows of the CSV at `path` converted by `columns`; raise ValueError naming file, line and column.
+
+    Numbers must be positive (every column here is a size, a count or a rate) and text must not be empty.
+    """
+    with open(path, newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        header = reader.fieldnames or []
+        missing = [c for c in columns if c not in header]
+        if missing:
+            raise ValueError(f"{path.name}, line 1: missing column(s) {', '.join(missing)}; expected {list(columns)}")
+        rows = []
+        for row in reader:
+            line = reader.line_num
+            if None in row or any(v is None for v in row.values()):
+                raise ValueError(f"{path.name}, line {line}: expected {len(header)} fields, got a different number")
+            out: dict[str, object] = {}
+            for column, convert in columns.items():
+                text = row[column].strip()
+                try:
+                    value = convert(text)
+                except ValueError:
+                    raise ValueError(
+                        f"{path.name}, line {line}, column {column!r}: {text!r} is not a valid {convert.__name__}"
+                    ) from None
+                if convert is str and not value:
+                    raise ValueError(f"{path.name}, line {line}, column {column!r}: empty")
+                if convert is not str and not value > 0 and column != "warpgroup_mma":
+                    raise ValueError(f"{path.name}, line {line}, column {column!r}: {text!r} must be > 0")
+                out[column] = value
+            rows.append(out)
+    return rows
+
+
+@lru_cache(maxsize=None)
+def _cached(name: str) -> tuple[dict[str, object], ...]:
+    columns = GPU_COLUMNS if name == "gpus.csv" else LAYER_COLUMNS
+    return tuple(read_table(DATA_DIR / name, columns))
+
+
+def gpu_rows() -> list[dict[str, object]]:
+    """Return the rows of data/gpus.csv (converted, in file order)."""
+    return [dict(r) for r in _cached("gpus.csv")]
+
+
+def layer_rows() -> list[dict[str, object]]:
+    """Return the rows of data/llm_layers.csv (converted, in file order)."""
+    return [dict(r) for r in _cached("llm_layers.csv")]

@@ -1,0 +1,82 @@
+"""GPU specifications for the GEMM cost model (figures from data/gpus.csv, sources there).
+
+A real GPU has many more limits (clock boost, power capping, TMA multicast, clusters); the toy keeps only what the GEMM
+model uses: SM count, shared memory and registers (launchability and occupancy), HBM bandwidth and BF16 peak (the
+roofline), L2 size, the launch overhead and whether the tensor cores want 64-row warpgroup tiles.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from toyhw import data
+
+
+@dataclasses.dataclass(frozen=True)
+class GPU:
+    """One GPU as the GEMM model sees it.
+
+    Attributes:
+        name: short key ("H100").
+        model: full product name ("H100 SXM5").
+        sms: streaming multiprocessors (blocks are scheduled over these in waves).
+        smem_per_sm: shared memory per SM, bytes (bounds how many blocks can be resident).
+        smem_per_block: opt-in shared memory one block may use, bytes (over it a launch fails).
+        regs_per_sm: 32-bit registers per SM.
+        max_regs_per_thread: registers one thread may use (the accumulator must fit under it).
+        max_warps_per_sm: resident warps per SM.
+        hbm_bytes_per_s: DRAM bandwidth, bytes/s.
+        bf16_flops: dense BF16 tensor-core peak, FLOP/s.
+        l2_bytes: L2 cache size, bytes.
+        launch_s: GPU time of a trivial kernel launch, seconds.
+        warpgroup_mma: True if full tensor-core speed needs 64-row warpgroup tiles of >= 4 warps (Hopper wgmma).
+        source: where the figures come from.
+    """
+
+    name: str
+    model: str
+    sms: int
+    smem_per_sm: int
+    smem_per_block: int
+    regs_per_sm: int
+    max_regs_per_thread: int
+    max_warps_per_sm: int
+    hbm_bytes_per_s: float
+    bf16_flops: float
+    l2_bytes: float
+    launch_s: float
+    warpgroup_mma: bool
+    source: str
+
+    @property
+    def ridge_flop_per_byte(self) -> float:
+        """Return peak FLOP/s over bandwidth: the arithmetic intensity where a GEMM turns compute-bound (FLOP/byte)."""
+        return self.bf16_flops / self.hbm_bytes_per_s
+
+
+def _from_row(row: dict[str, object]) -> GPU:
+    return GPU(
+        name=str(row["key"]), model=str(row["model"]), sms=int(row["sms"]), smem_per_sm=int(row["smem_per_sm_bytes"]),
+        smem_per_block=int(row["smem_per_block_bytes"]), regs_per_sm=int(row["regs_per_sm"]),
+        max_regs_per_thread=int(row["max_regs_per_thread"]), max_warps_per_sm=int(row["max_warps_per_sm"]),
+        hbm_bytes_per_s=float(row["hbm_tb_per_s"]) * 1e12, bf16_flops=float(row["bf16_dense_tflop_per_s"]) * 1e12,
+        l2_bytes=float(row["l2_mb"]) * 1e6, launch_s=float(row["launch_us"]) * 1e-6,
+        warpgroup_mma=bool(row["warpgroup_mma"]), source=str(row["source"]),
+    )
+
+
+def _all() -> dict[str, GPU]:
+    return {str(row["key"]): _from_row(row) for row in data.gpu_rows()}
+
+
+def gpu_names() -> list[str]:
+    """Return the known GPU keys in file order (H100 first: the default)."""
+    return list(_all())
+
+
+def get_gpu(name: str = "H100") -> GPU:
+    """Return the GPU called `name` (its key or full model name, any case); KeyError lists the known ones."""
+    gpus = _all()
+    for gpu in gpus.values():
+        if name.strip().lower() in (gpu.name.lower(), gpu.model.lower()):
+            return gpu
+    raise KeyError(f"unknown GPU {name!r}; known GPUs: {', '.join(gpus)}")

@@ -1,0 +1,94 @@
+"""GEMM shapes of LLM layers: C[M, N] = A[M, K] B[K, N] with M = tokens in the batch, (N, K) = the layer's weight.
+
+The lecture (seed 003) scores tiling heuristics on its 8 `LAYERS` x 11 token counts, from decode (M = 1-16: one token
+per sequence, a skinny GEMM that streams the weights) to prefill (thousands of tokens, a square-ish compute-bound GEMM).
+Its demo 3 then asks how a heuristic does on 100 shapes it was never scored on: two more 405B/8 layers and 10 M values
+the lecture's shapes do not use. Layer shapes are read from data/llm_layers.csv.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from toyhw import data
+
+
+@dataclasses.dataclass(frozen=True)
+class Shape:
+    """One GEMM problem.
+
+    Attributes:
+        name: the layer's name ("70B/8 qkv").
+        M: rows of A and C (tokens).
+        N: columns of B and C (the layer's output features on one GPU).
+        K: the reduction depth (input features).
+    """
+
+    name: str
+    M: int
+    N: int
+    K: int
+
+    def label(self) -> str:
+        """Return a readable label like "70B/8 qkv M=16"."""
+        return f"{self.name} M={self.M}"
+
+    def flops(self) -> float:
+        """Return the useful work 2MNK (FLOP)."""
+        return 2.0 * self.M * self.N * self.K
+
+
+def _layer_table() -> dict[str, tuple[int, int]]:
+    return {str(r["name"]): (int(r["n"]), int(r["k"])) for r in data.layer_rows()}
+
+
+ALL_LAYERS: dict[str, tuple[int, int]] = _layer_table()
+"""Every layer of data/llm_layers.csv: name -> (N, K)."""
+
+LECTURE_LAYERS = ("8B qkv", "8B o", "8B gate_up", "8B down", "70B/8 qkv", "70B/8 o", "70B/8 gate_up", "70B/8 down")
+LAYERS: dict[str, tuple[int, int]] = {name: ALL_LAYERS[name] for name in LECTURE_LAYERS}
+"""The lecture's 8 layers: Llama-3-8B at tensor-parallel 1 and Llama-3-70B at 8, name -> (N, K)."""
+
+NEW_LAYERS = ("405B/8 qkv", "405B/8 down")
+LECTURE_M: tuple[int, ...] = (1, 4, 16, 24, 48, 64, 128, 256, 512, 2048, 8192)
+"""Token counts of the lecture's shapes: decode (1-16), mid (24-512), prefill (thousands)."""
+NEW_M: tuple[int, ...] = (2, 8, 32, 96, 192, 384, 768, 1536, 3072, 6144)
+"""Demo 3's token counts, none of them in LECTURE_M."""
+
+
+def layer_shape(name: str, M: int) -> Shape:
+    """Return the Shape of layer `name` (any row of data/llm_layers.csv) at M tokens; KeyError lists known layers."""
+    if name not in ALL_LAYERS:
+        raise KeyError(f"unknown layer {name!r}; known layers: {', '.join(ALL_LAYERS)}")
+    if isinstance(M, bool) or not isinstance(M, int) or M < 1:
+        raise ValueError(f"M = {M!r} is not allowed; M must be an integer >= 1")
+    n, k = ALL_LAYERS[name]
+    return Shape(name, M, n, k)
+
+
+def all_shapes() -> list[Shape]:
+    """Return the lecture's 88 shapes: for each layer of LAYERS (in order), each M of LECTURE_M (ascending)."""
+    return [Shape(name, m, n, k) for name, (n, k) in LAYERS.items() for m in LECTURE_M]
+
+
+def split_shapes(shapes: list[Shape]) -> tuple[list[Shape], list[Shape]]:
+    """Return (train, test): alternate shapes in a checkerboard over (layer, M) so both halves mix every regime.
+
+    Within each layer the shapes are sorted by M and alternate train/test, starting with train on every other layer;
+    so each half holds decode, mid and prefill shapes of every layer (AlphaEvolve split its shapes half and half too).
+    """
+    layers: list[str] = []
+    for s in shapes:
+        if s.name not in layers:
+            layers.append(s.name)
+    train: list[Shape] = []
+    test: list[Shape] = []
+    for i, name in enumerate(layers):
+        for j, s in enumerate(sorted((s for s in shapes if s.name == name), key=lambda s: (s.M, s.N, s.K))):
+            (train if (i + j) % 2 == 0 else test).append(s)
+    return train, test
+
+
+def new_shapes() -> list[Shape]:
+    """Return demo 3's 100 shapes: (LAYERS + 405B/8 qkv + 405B/8 down) x NEW_M."""
+    names = list(LAYERS) + list(NEW_LAYERS)
+    return [Shape(name, m, *ALL_LAYERS[name]) for name in names for m in NEW_M]
