@@ -95,3 +95,28 @@ def gpu_rows() -> list[dict[str, object]]:
 def layer_rows() -> list[dict[str, object]]:
     """Return the rows of data/llm_layers.csv (converted, in file order)."""
     return [dict(r) for r in _cached("llm_layers.csv")]
+
+
+KERNELBENCH_MODELS = ("llama_3_1_70b", "deepseek_v3", "deepseek_r1")
+
+
+def kernelbench_rows() -> list[dict[str, object]]:
+    """Return KernelBench's Table 1 (Level 2, fast_1 in %, 10 calls) from data/kernelbench_table1.csv.
+
+    Columns: method (the paper's row), toy_mode (the lecture-10 mode it corresponds to), one column per model in
+    KERNELBENCH_MODELS (a percentage 0..100, or empty where the paper has no entry: None), source.
+    """
+    path = DATA_DIR / "kernelbench_table1.csv"
+    with open(path, newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        rows = []
+        for row in reader:
+            out: dict[str, object] = {"method": row["method"], "toy_mode": row["toy_mode"], "source": row["source"]}
+            for column in KERNELBENCH_MODELS:
+                text = (row.get(column) or "").strip()
+                if text and not (text.isdigit() and 0 <= int(text) <= 100):
+                    raise ValueError(f"{path.name}, line {reader.line_num}, column {column!r}: {text!r} is not a "
+                                     "percentage 0..100 (or empty for no entry)")
+                out[column] = int(text) if text else None
+            rows.append(out)
+    return rows

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 from collections import Counter
 from typing import Sequence
 
@@ -108,19 +109,21 @@ def one_shot(task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> On
 
 
 @functools.lru_cache(maxsize=4096)
-def _cached_speedups(task_seed: int, n_tasks: int, mode: str, rounds: int) -> np.ndarray:
+def _cached_speedups(task_seed: int, n_tasks: int, mode: ProposerLike, rounds: int) -> np.ndarray:
     result = np.array(optimize.speedups_after(list(tasks(task_seed, n_tasks)), rounds, mode))
     result.flags.writeable = False  # shared by every caller of the cache
     return result
 
 
 def iterative_speedups(task_seed: int, n_tasks: int, mode: ProposerLike, rounds: int) -> np.ndarray:
-    """Return every task's speedup after `rounds` rounds; built-in modes are cached, a student's function is not."""
+    """Return every task's speedup after `rounds` rounds of `mode` (a built-in name or a proposer function).
+
+    Cached per (task seed, task count, mode, rounds); a proposer function is keyed by identity, so redefining it in a
+    notebook cell gives a fresh entry (a proposer must be a pure function of its arguments for this to be right).
+    """
     optimize.check_rounds(rounds)
-    if isinstance(mode, str):
-        PROPOSERS.get(mode)  # unknown names fail here, with the list of known ones
-        return _cached_speedups(task_seed, n_tasks, mode, rounds)
-    return np.array(optimize.speedups_after(list(tasks(task_seed, n_tasks)), rounds, mode))
+    optimize.resolve_proposer(mode)  # unknown names fail here, with the list of known ones
+    return _cached_speedups(task_seed, n_tasks, mode, rounds)
 
 
 def feedback_table(
@@ -220,3 +223,10 @@ def task_kernel(index: int, task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED
     if not 0 <= index < n_tasks:
         raise IndexError(f"task = {index} is not allowed; tasks are numbered 0 to {n_tasks - 1}")
     return one_shot(task_seed, n_tasks).kernels[index]
+
+
+@functools.lru_cache(maxsize=32)
+def best_possible_speedups(task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> np.ndarray:
+    """Return each task's best speedup over all 144 configs: the ceiling no proposer can pass."""
+    configs = [knobs.KernelConfig.of(*values) for values in itertools.product(*knobs.KNOBS.values())]
+    return np.array([max(knobs.speedup(t, knobs.run_kernel(t, c)) for c in configs) for t in tasks(task_seed, n_tasks)])

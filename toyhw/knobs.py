@@ -11,6 +11,7 @@ memory-boundness) instead of a roofline, and each failure has exactly one cause.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import random
 from typing import Literal, Optional
@@ -59,14 +60,31 @@ class KernelConfig:
             if type(value) is not int or value not in allowed:  # bool is not a knob value
                 raise ValueError(f"knob {knob!r} = {value!r} is not allowed; allowed values: {allowed}")
 
+    @classmethod
+    def of(cls, tile: int, fuse: int, vec: int, shared: int, unroll: int) -> "KernelConfig":
+        """Return the config with these knob values; the 144 valid configs are built once and shared (fast path)."""
+        values = (tile, fuse, vec, shared, unroll)
+        config = _INTERNED.get(values)
+        if config is None or any(type(v) is not int for v in values):  # True == 1 as a key; refuse it like the init
+            return cls(*values)
+        return config
+
     def replace(self, **changes: int) -> "KernelConfig":
         """Return a copy with some knobs changed (validated like any config)."""
-        return dataclasses.replace(self, **changes)
+        values = {"tile": self.tile, "fuse": self.fuse, "vec": self.vec, "shared": self.shared, "unroll": self.unroll}
+        for knob, value in changes.items():
+            if knob not in values:
+                raise ValueError(f"knob = {knob!r} is not a knob; knobs: {', '.join(KNOBS)}")
+            values[knob] = value
+        return KernelConfig.of(**values)
 
     def as_dict(self) -> dict[str, int]:
         """Return the knobs as a plain dict (for tables and JSON)."""
         return dataclasses.asdict(self)
 
+
+# The optimization loop builds configs hundreds of thousands of times; validating each of the 144 once is enough.
+_INTERNED: dict[tuple[int, ...], KernelConfig] = {v: KernelConfig(*v) for v in itertools.product(*KNOBS.values())}
 
 DEFAULT = KernelConfig()
 """What PyTorch's library kernel corresponds to: tile 32, nothing else switched on."""
@@ -189,7 +207,7 @@ def random_config(rng: random.Random) -> KernelConfig:
     vec = rng.choice((1, 2, 4, 4))
     shared = int(rng.random() < 0.5)
     unroll = rng.choice((1, 2, 4))
-    return KernelConfig(tile, fuse, vec, shared, unroll)
+    return KernelConfig.of(tile, fuse, vec, shared, unroll)
 
 
 def mutate(config: KernelConfig, rng: random.Random, knob: Optional[str] = None) -> KernelConfig:
