@@ -13,7 +13,7 @@ from toyhw.shapes import Shape
 
 EXPERT_RULES: tuple[tuple[int, GemmConfig], ...] = (
     (16, GemmConfig(block_m=16, block_n=64, block_k=256, num_warps=4, num_stages=5, split_k=1)),
-    (128, GemmConfig(block_m=64, block_n=128, block_k=64, num_warps=4, num_stages=4, split_k=1)),
+    (128, GemmConfig(block_m=64, block_n=64, block_k=128, num_warps=4, num_stages=4, split_k=1)),
 )
 """(max M, config) pairs, tried in order: the first rule with M <= max M applies."""
 EXPERT_DEFAULT = GemmConfig(block_m=128, block_n=256, block_k=64, num_warps=8, num_stages=3, split_k=1)

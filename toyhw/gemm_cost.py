@@ -12,13 +12,15 @@ of K in BLOCK_K steps, with `num_stages` steps of A and B tiles in flight in sha
   warpgroup tiles of >= 4 warps (wgmma); otherwise the older mma instructions reach ~60% of peak.
 * **Loads into an SM** are capped at a few fair shares of bandwidth (L2 -> SM, 4x DRAM over all SMs as in Triton's
   `matmul_perf_model.py`), so few blocks cannot saturate HBM: the decode problem.
-* **DRAM traffic**: A, B and C once, plus repeated tile loads that miss L2 (80% hit, Triton's figure), plus split-K's
-  fp32 partial sums; achieved bandwidth is at most 92% of peak (pytorch/ao's `roofline_utils.py`).
+* **DRAM traffic and L2 reuse**: the blocks in flight at once cover GROUP_M block rows (Triton's grouped ordering) and
+  as many block columns as fit; tiles they share come from L2, so A is read from DRAM once per group of columns and
+  B once per group of rows. Plus C (or split-K's fp32 partial sums). Achieved bandwidth is at most 92% of peak
+  (pytorch/ao's `roofline_utils.py`).
 * **Fixed costs**: the launch (~2 us), one memory latency to fill the pipeline, and for split-K a reduction kernel that
   reads the partials and writes C.
 
 Where the toy differs from a real GPU: no clock or power effects, no TMA multicast or clusters, no bank conflicts, one
-latency for every load, L2 hit rate and per-SM bandwidth are constants, and compute and memory overlap perfectly. The
+latency for every load, L2 reuse and per-SM bandwidth are constants, and compute and memory overlap perfectly. The
 same numpy formula serves one config (`gemm_time`) and the whole config space (`toyhw.time_table`), so the two agree
 bit for bit.
 """
@@ -36,12 +38,13 @@ from toyhw.shapes import Shape
 
 BW_EFFICIENCY = 0.92  # share of peak HBM bandwidth a kernel reaches (pytorch/ao roofline_utils.py)
 L2_TO_SM_FACTOR = 4.0  # all SMs together load from L2 at 4x DRAM bandwidth (Triton matmul_perf_model.py)
-L2_HIT = 0.8  # share of repeated tile loads served by L2 (Triton matmul_perf_model.py)
+GROUP_M = 8  # block rows that run side by side (the grouped ordering of Triton's matmul tutorial)
 LATENCY_S = 0.8e-6  # one global load, issue to use, loaded GPU (a toy constant: HBM latency is ~0.5-1 us)
-TILE_REUSE_HALF = 6.0  # tile intensity BM*BN/(BM+BN) at which tensor cores reach half of their speed (toy)
+TILE_REUSE_HALF = 4.0  # tile intensity BM*BN/(BM+BN) at which tensor cores reach half of their speed (toy)
 WARPS_FULL = 16  # warps per SM for full tensor-core issue: 4 per sub-partition
 MMA_FALLBACK = 0.6  # Hopper speed without wgmma (BLOCK_M < 64 or < 4 warps), share of peak (toy)
 REDUCTION_LAUNCH_SHARE = 0.5  # fixed cost of split-K's reduction kernel, as a share of a launch (same CUDA graph)
+OVERLAP_NORM = 5.0  # compute, SM loads and DRAM overlap imperfectly: main time = their 5-norm (toy; max() is perfect)
 RESERVED_SMEM_PER_BLOCK = 1024  # bytes the runtime reserves per resident block (CUDA guide)
 
 Arrays = dict[str, np.ndarray]
@@ -133,12 +136,15 @@ def evaluate(cols: Arrays, shape: Shape, gpu: GPU) -> Arrays:
     sm_load = (waves * k_iters * tile_bytes + waves * out_bytes) / sm_bw
     a_bytes, b_bytes = 2.0 * M * K, 2.0 * K * N
     partials = np.where(sk > 1, sk * M * N * 4.0, 2.0 * M * N)
-    dram_bytes = a_bytes + b_bytes + (1.0 - L2_HIT) * ((tiles_n - 1) * a_bytes + (tiles_m - 1) * b_bytes) + partials
+    in_flight = np.minimum(blocks, gpu.sms * cols["occupancy"]) / sk  # output tiles being computed at once
+    rows_together = np.minimum(tiles_m, GROUP_M)
+    cols_together = np.clip(np.floor(in_flight / rows_together), 1.0, tiles_n)
+    dram_bytes = a_bytes * np.ceil(tiles_n / cols_together) + b_bytes * np.ceil(tiles_m / rows_together) + partials
     bandwidth = BW_EFFICIENCY * gpu.hbm_bytes_per_s
     dram = dram_bytes / bandwidth
     reduce_bytes = np.where(sk > 1, sk * M * N * 4.0 + 2.0 * M * N, 0.0)
     reduction = np.where(sk > 1, reduce_bytes / bandwidth + REDUCTION_LAUNCH_SHARE * gpu.launch_s, 0.0)
-    main = np.maximum(np.maximum(sm_main, sm_load), dram)
+    main = (sm_main ** OVERLAP_NORM + sm_load ** OVERLAP_NORM + dram ** OVERLAP_NORM) ** (1.0 / OVERLAP_NORM)
     total = gpu.launch_s + LATENCY_S + main + reduction
     padded = tiles_m * bm * tiles_n * bn * k_iters * bk * sk
     return dict(
