@@ -1,0 +1,261 @@
+"""Fixtures for the browser tests: Debian's Chromium driven by playwright, JupyterLab and Voila on 127.0.0.1.
+
+Every server runs on a throwaway copy of notebooks/ (JupyterLab autosaves, and the committed notebooks must not change),
+with its own Jupyter config, data and runtime folders (the developer's settings must not leak in), and is always
+stopped, also when a test fails: the fixture's finalizer ends the whole process group and any kernel it started.
+
+Where Chromium is missing the tests skip with the reason (tools/ensure_chromium.sh writes it); under CI (CI=true) or
+with TOYHW_REQUIRE_BROWSER=1 they fail instead, so a CI run can never pass without having run them.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import pathlib
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from typing import Iterator
+
+import pytest
+
+from widget_driver import NOTEBOOK_DIR
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "test-artifacts"
+LAB_OVERRIDES = REPO / "tools" / "jupyterlab-overrides.json"
+CHROMIUM = pathlib.Path(os.environ.get("TOYHW_CHROMIUM", "/usr/bin/chromium"))
+# Written by tools/ensure_chromium.sh when it could not install Chromium: the reason the tests skip.
+CHROMIUM_MISSING_NOTE = ARTIFACTS / "chromium-missing.txt"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+VIEWPORT = {"width": 1400, "height": 1000}
+SERVER_START_TIMEOUT = 90.0  # seconds; a cold JupyterLab on 2 busy cores takes about 10
+
+
+def _browser_required() -> bool:
+    return os.environ.get("CI", "").lower() == "true" or os.environ.get("TOYHW_REQUIRE_BROWSER") == "1"
+
+
+def _why_no_browser() -> str | None:
+    """Return why the browser tests cannot run here, or None when they can."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError as err:
+        return f"the playwright package is not installed ({err}); run `make setup`"
+    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
+        note = CHROMIUM_MISSING_NOTE.read_text().strip() if CHROMIUM_MISSING_NOTE.exists() else ""
+        return (f"Chromium not found at {CHROMIUM} (Debian package `chromium`; tools/ensure_chromium.sh installs it "
+                f"when run as root). {note}").strip()
+    return None
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    why = _why_no_browser()
+    if why is None:
+        return f"browser tests: Chromium at {CHROMIUM}"
+    return f"browser tests: WILL BE SKIPPED: {why}"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator["playwright.sync_api.Browser"]:  # noqa: F821
+    """A headless Debian Chromium (never a downloaded browser build)."""
+    why = _why_no_browser()
+    if why is not None:
+        if _browser_required():
+            pytest.fail(f"browser tests are required here (CI or TOYHW_REQUIRE_BROWSER=1) but cannot run: {why}")
+        pytest.skip(why)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser, request: pytest.FixtureRequest):
+    """A fresh page in its own context; browser console errors are kept on `page.console_errors`."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(30_000)
+    pg = context.new_page()
+    pg.console_errors = []  # type: ignore[attr-defined]
+    pg.on("console", lambda msg: msg.type == "error" and pg.console_errors.append(msg.text))
+    pg.on("pageerror", lambda err: pg.console_errors.append(f"pageerror: {err}"))
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> pathlib.Path:
+    """The folder that screenshots and server logs go to (gitignored)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+@dataclasses.dataclass(frozen=True)
+class Server:
+    """A running server.
+
+    Attributes:
+        url: base URL, http://127.0.0.1:PORT (no trailing slash).
+        root: the throwaway folder it serves; its notebooks/ is a copy of the committed one.
+        log: file that holds the server's stdout and stderr.
+    """
+
+    url: str
+    root: pathlib.Path
+    log: pathlib.Path
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _throwaway_root(base: pathlib.Path) -> pathlib.Path:
+    """Return `base`/root holding a copy of notebooks/ (and a link to data/, for notebooks that read ../data)."""
+    root = base / "root"
+    shutil.copytree(NOTEBOOK_DIR, root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    if (REPO / "data").is_dir():
+        (root / "data").symlink_to(REPO / "data", target_is_directory=True)
+    return root
+
+
+def _isolated_env(base: pathlib.Path) -> dict[str, str]:
+    """Return an environment whose Jupyter and IPython folders are empty temp dirs; kernels stay the venv's python3.
+
+    Kernel specs and lab extensions are still found under sys.prefix/share/jupyter (the venv), which Jupyter searches
+    whatever JUPYTER_DATA_DIR says.
+    """
+    env = dict(os.environ)
+    for name in ("JUPYTER_PATH", "JUPYTER_CONFIG_PATH", "MPLBACKEND", "JUPYTER_TOKEN", "PYTHONSTARTUP"):
+        env.pop(name, None)
+    for name, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"),
+                      ("JUPYTER_RUNTIME_DIR", "runtime"), ("IPYTHONDIR", "ipython")):
+        (base / sub).mkdir(parents=True, exist_ok=True)
+        env[name] = str(base / sub)
+    env["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def _descendants(pid: int) -> list[int]:
+    """Return the ids of every process below `pid` (kernels run in sessions of their own, out of its group)."""
+    children: dict[int, list[int]] = {}
+    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Stop `proc`, its process group and every process it started: politely, then for good."""
+    below = _descendants(proc.pid)
+    for sig, grace in ((signal.SIGTERM, 15.0), (signal.SIGKILL, 5.0)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(timeout=grace)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    for pid in below:  # a kernel the server did not get to shut down
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _wait_until_up(proc: subprocess.Popen, url: str, log: pathlib.Path) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}; its log ({log}):\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as resp:
+                if resp.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"server not up at {url} after {SERVER_START_TIMEOUT:.0f} s; log ({log}):\n"
+                       f"{log.read_text()[-3000:]}")
+
+
+def _serve(cmd: list[str], base: pathlib.Path, root: pathlib.Path, port: int, ready_path: str,
+           log: pathlib.Path) -> Iterator[Server]:
+    url = f"http://127.0.0.1:{port}"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, cwd=root, env=_isolated_env(base), stdin=subprocess.DEVNULL, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        _wait_until_up(proc, url + ready_path, log)
+        yield Server(url=url, root=root, log=log)
+    finally:
+        _stop(proc)
+
+
+def _root_flags() -> list[str]:
+    return ["--allow-root"] if os.geteuid() == 0 else []
+
+
+def lab_settings(base: pathlib.Path) -> pathlib.Path:
+    """Return an app settings folder with the pack's overrides plus the tests' own (every cell kept in the DOM)."""
+    overrides = base / "app-settings" / "overrides.d"
+    overrides.mkdir(parents=True)
+    shutil.copy(LAB_OVERRIDES, overrides / "toyhw.json")
+    tests_only = {"@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"}}
+    (overrides / "zz-browser-tests.json").write_text(json.dumps(tests_only, indent=2))
+    return overrides.parent
+
+
+@pytest.fixture(scope="session")
+def lab_server(browser, tmp_path_factory: pytest.TempPathFactory, artifacts: pathlib.Path) -> Iterator[Server]:
+    """JupyterLab on a free port of 127.0.0.1, no token, app exposed as window.jupyterapp, serving a copy of the pack."""
+    base = tmp_path_factory.mktemp("lab")
+    root = _throwaway_root(base)
+    port = _free_port()
+    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+           "--ServerApp.port_retries=0", "--IdentityProvider.token=", "--ServerApp.password=",
+           f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True",
+           f"--LabApp.app_settings_dir={lab_settings(base)}", *_root_flags()]
+    yield from _serve(cmd, base, root, port, "/api/status", artifacts / "jupyterlab.log")
+
+
+@pytest.fixture(scope="session")
+def voila_server(browser, tmp_path_factory: pytest.TempPathFactory, artifacts: pathlib.Path) -> Iterator[Server]:
+    """Voila serving a copy of notebooks/ as code-free apps (tracebacks shown, so a failing cell is visible)."""
+    base = tmp_path_factory.mktemp("voila")
+    root = _throwaway_root(base)
+    port = _free_port()
+    cmd = [sys.executable, "-m", "voila", str(root / "notebooks"), "--no-browser", "--Voila.ip=127.0.0.1",
+           f"--port={port}", "--Voila.port_retries=0", "--token=", "--show_tracebacks=True"]
+    yield from _serve(cmd, base, root, port, "/", artifacts / "voila.log")

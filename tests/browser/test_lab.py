@@ -1,0 +1,150 @@
+"""Every notebook in a real JupyterLab and Chromium: run all cells, no errors, every widget panel redraws.
+
+Run just these with `.venv/bin/python -m pytest -m browser`; screenshots land in test-artifacts/lab-*.png.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+import time
+import urllib.request
+
+import pytest
+
+from widget_driver import exercise_panels, notebooks, page_errors
+
+NOTEBOOKS = notebooks()
+RUN_ALL_TIMEOUT = 300.0  # seconds; each notebook runs in well under a minute
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+
+_OPENED = """(name) => {
+  const app = window.jupyterapp;
+  const w = app && app.shell.currentWidget;
+  return !!(w && w.sessionContext && w.content && w.context && w.context.path.endsWith(name));
+}"""
+
+_KERNEL_IDLE = """async () => {
+  const w = window.jupyterapp.shell.currentWidget;
+  await w.context.ready;
+  await w.sessionContext.ready;
+  const deadline = Date.now() + 90000;
+  let k = null;
+  while (Date.now() < deadline) {
+    k = w.sessionContext.session && w.sessionContext.session.kernel;
+    if (k && k.connectionStatus === 'connected' && k.status === 'idle') return 'idle';
+    await new Promise(r => setTimeout(r, 200));
+  }
+  return k ? k.status + ' / ' + k.connectionStatus : 'no kernel';
+}"""
+
+_RUN_ALL = """() => {
+  window.toyhwRun = {done: false, result: null};
+  window.jupyterapp.commands.execute('notebook:run-all-cells').then(
+    r => { window.toyhwRun = {done: true, result: String(r)}; },
+    e => { window.toyhwRun = {done: true, result: 'rejected: ' + e}; });
+}"""
+
+_PROGRESS = """() => {
+  const w = window.jupyterapp.shell.currentWidget;
+  const prompts = Array.from(w.node.querySelectorAll('.jp-InputArea-prompt')).map(p => p.innerText);
+  const k = w.sessionContext.session && w.sessionContext.session.kernel;
+  return {done: window.toyhwRun.done, busy: prompts.filter(t => t.includes('*')).length,
+          kernel: k ? k.status : 'none'};
+}"""
+
+_CELL_PROBLEMS = """(widgetMime) => {
+  const w = window.jupyterapp.shell.currentWidget;
+  const problems = [];
+  let widgetViews = 0;
+  w.content.widgets.forEach((cell, i) => {
+    if (cell.model.type !== 'code') return;
+    const tags = cell.model.getMetadata('tags') || [];
+    if (tags.includes('raises-exception')) cell.node.setAttribute('data-toyhw-expected-error', '1');
+    if (cell.model.sharedModel.getSource().trim() && cell.model.executionCount === null)
+      problems.push(`cell ${i + 1}: not executed`);
+    for (const o of cell.model.outputs.toJSON()) {
+      if (o.output_type === 'error' && !tags.includes('raises-exception'))
+        problems.push(`cell ${i + 1}: ${o.ename}: ${o.evalue}`);
+      if (o.data && o.data[widgetMime]) widgetViews += 1;
+    }
+  });
+  const rendered = Array.from(w.node.querySelectorAll('.jupyter-widgets')).filter(el =>
+    !(el.parentElement && el.parentElement.closest('.jupyter-widgets')));
+  return {problems, widgetViews, renderedViews: rendered.length};
+}"""
+
+
+def _uses_widgets(path: pathlib.Path) -> bool:
+    """Whether the notebook has a widget cell (by the pack's convention they start with # NBVAL_IGNORE_OUTPUT)."""
+    cells = json.loads(path.read_text())["cells"]
+    sources = ["".join(c["source"]).lstrip() for c in cells if c["cell_type"] == "code"]
+    return any(s.startswith("# NBVAL_IGNORE_OUTPUT") and re.search(r"panel|widgets|interact", s) for s in sources)
+
+
+def _run_all(page) -> None:
+    page.evaluate(_RUN_ALL)
+    deadline = time.monotonic() + RUN_ALL_TIMEOUT
+    quiet = 0
+    while quiet < 3:  # finished: the command resolved, no [*] prompt and an idle kernel, three polls in a row
+        if time.monotonic() > deadline:
+            raise AssertionError(f"cells still running after {RUN_ALL_TIMEOUT:.0f} s: {page.evaluate(_PROGRESS)}")
+        page.wait_for_timeout(250)
+        progress = page.evaluate(_PROGRESS)
+        quiet = quiet + 1 if progress["done"] and not progress["busy"] and progress["kernel"] == "idle" else 0
+
+
+def _rendered(page, timeout: float = 30.0) -> dict:
+    """Wait until every widget view in the notebook has rendered; return _CELL_PROBLEMS' findings."""
+    deadline = time.monotonic() + timeout
+    cells = page.evaluate(_CELL_PROBLEMS, WIDGET_MIME)
+    while cells["renderedViews"] < cells["widgetViews"] and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+        cells = page.evaluate(_CELL_PROBLEMS, WIDGET_MIME)
+    page.wait_for_timeout(500)  # let the panels' first figures arrive
+    return cells
+
+
+@pytest.mark.browser
+def test_lab_starts_without_news_or_update_popups(lab_server, page):
+    """The pack's settings override answers JupyterLab's news question (never) and turns off its update check."""
+    url = f"{lab_server.url}/lab/api/settings/@jupyterlab/apputils-extension:notification"
+    with urllib.request.urlopen(url, timeout=30) as resp:
+        defaults = {name: prop.get("default") for name, prop in json.load(resp)["schema"]["properties"].items()}
+    assert (defaults["fetchNews"], defaults["checkForUpdates"]) == ("false", False)
+    page.goto(f"{lab_server.url}/lab?reset")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget", timeout=90_000)
+    page.wait_for_timeout(3000)  # the news question shows a few seconds after start-up
+    toasts = page.locator(".Toastify__toast").all_inner_texts()
+    assert not toasts, f"pop-ups at start-up: {toasts}"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_in_jupyterlab(path: pathlib.Path, lab_server, page, artifacts: pathlib.Path) -> None:
+    """Open the notebook, run all cells, see no error, move every control of every panel and see each redraw."""
+    start = time.monotonic()
+    page.goto(f"{lab_server.url}/lab/tree/notebooks/{path.name}?reset")
+    try:
+        page.wait_for_function(_OPENED, arg=path.name, timeout=90_000)
+        assert page.evaluate(_KERNEL_IDLE) == "idle"
+        page.evaluate("() => window.jupyterapp.commands.execute('application:toggle-left-area')")  # room for plots
+        _run_all(page)
+        cells = _rendered(page)
+        ran = time.monotonic() - start
+        problems = cells["problems"] + page_errors(page)
+        page.screenshot(path=str(artifacts / f"lab-{path.stem}.png"))
+        assert not problems, f"{path.name} shows errors after running all cells:\n" + "\n".join(problems)
+        assert cells["renderedViews"] == cells["widgetViews"], f"widget views rendered / expected: {cells}"
+        moves = exercise_panels(page, artifacts, f"lab-{path.stem}")
+        if _uses_widgets(path):
+            assert moves, f"{path.name} has widget cells but no panel (controls plus an Output) was found"
+        assert not page_errors(page)
+        print(f"\n{path.name}: opened and ran in {ran:.1f} s; {len(moves)} moves in "
+              f"{time.monotonic() - start - ran:.1f} s: " + "; ".join(f"[{m.panel}] {m.control} ({m.seconds} s)"
+                                                                       for m in moves))
+    finally:
+        try:
+            page.evaluate("() => window.jupyterapp.serviceManager.sessions.shutdownAll()")
+        except Exception:  # noqa: BLE001 - the server's finalizer stops any kernel left over
+            pass

@@ -1,0 +1,203 @@
+"""Find every widget panel on a page (JupyterLab or Voila), move its controls like a person would, check it redrew.
+
+A panel is a top-level widget view that holds an Output (`.widget-output`): a toyhw panel (a VBox of controls plus an
+Output) or an `@interact`. Its controls are the sliders, dropdowns and selections in it, outside its Output. After each
+move the panel must redraw (fresh output nodes in its Output), show no error, and at least one move of each panel must
+change an image's `src`.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import pathlib
+import re
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the tests skip, rather than fail to collect, where playwright is missing
+    from playwright.sync_api import Page
+
+# TOYHW_NOTEBOOKS points the tests at another folder of notebooks (to try the tests themselves on a scratch notebook).
+NOTEBOOK_DIR = pathlib.Path(os.environ.get("TOYHW_NOTEBOOKS", pathlib.Path(__file__).resolve().parents[2] / "notebooks"))
+
+REDRAW_TIMEOUT = 60.0  # seconds for one redraw; toyhw panels take well under a second
+ERROR_LINE = re.compile(r"^\s*Error: [A-Za-z_][\w.]*(:|$)", re.MULTILINE)
+TRACEBACK = "Traceback (most recent call last)"
+
+_FIND_PANELS = """() => {
+  const tops = Array.from(document.querySelectorAll('.jupyter-widgets')).filter(el =>
+    !(el.parentElement && el.parentElement.closest('.jupyter-widgets')) && el.querySelector('.widget-output'));
+  document.querySelectorAll('[data-toyhw-panel]').forEach(el => el.removeAttribute('data-toyhw-panel'));
+  tops.forEach((el, i) => el.setAttribute('data-toyhw-panel', String(i)));
+  return tops.length;
+}"""
+
+_FIND_CONTROLS = """(panel) => {
+  const kinds = [['widget-slider', 'slider'], ['widget-select-multiple', 'select-multiple'],
+                 ['widget-dropdown', 'dropdown'], ['widget-select', 'select'], ['widget-toggle-buttons', 'toggle'],
+                 ['widget-radio', 'radio'], ['widget-checkbox', 'checkbox']];
+  const selector = kinds.map(k => '.' + k[0]).join(', ');
+  const found = [];
+  panel.querySelectorAll(selector).forEach(el => {
+    if (el.closest('.widget-output')) return;  // widgets drawn inside the plot area are not this panel's controls
+    if (el.parentElement.closest(selector)) return;
+    if (el.matches('[disabled], .mod-disabled') || el.querySelector('[disabled]')) return;
+    const kind = kinds.find(k => el.classList.contains(k[0]))[1];
+    const label = el.querySelector('.widget-label');
+    el.setAttribute('data-toyhw-control', String(found.length));
+    found.push({index: found.length, kind, label: label ? label.innerText.trim() : ''});
+  });
+  return found;
+}"""
+
+_MARK = """(panel) => {
+  const outs = panel.querySelectorAll('.widget-output .jp-OutputArea-output');
+  outs.forEach(el => el.setAttribute('data-toyhw-old', '1'));
+  return Array.from(panel.querySelectorAll('.widget-output img')).map(img => img.src);
+}"""
+
+_STATE = """(panel) => {
+  const outs = Array.from(panel.querySelectorAll('.widget-output .jp-OutputArea-output'));
+  return {
+    fresh: outs.filter(el => !el.hasAttribute('data-toyhw-old')).length,
+    srcs: Array.from(panel.querySelectorAll('.widget-output img')).map(img => img.src),
+    text: Array.from(panel.querySelectorAll('.widget-output')).map(el => el.innerText).join('\\n'),
+  };
+}"""
+
+_PAGE_ERRORS = """() => {
+  const found = [];
+  document.querySelectorAll('.widget-output').forEach(el => found.push(['widget output', el.innerText]));
+  document.querySelectorAll('[data-mime-type="application/vnd.jupyter.stderr"]').forEach(el => {
+    if (!el.closest('[data-toyhw-expected-error]')) found.push(['stderr output', el.innerText]);
+  });
+  found.push(['page', document.body.innerText]);
+  return found;
+}"""
+
+
+def notebooks() -> list[pathlib.Path]:
+    """Return the committed notebooks, found when the tests are collected (the set grows as the pack does)."""
+    return sorted(NOTEBOOK_DIR.glob("[0-9]*.ipynb"))
+
+
+def page_errors(page: Page) -> list[str]:
+    """Return every error shown on the page: error lines in widget outputs, tracebacks anywhere, Voila's cell errors."""
+    problems = []
+    for where, text in page.evaluate(_PAGE_ERRORS):
+        if where == "widget output":
+            problems += [f"{where}: {m.group(0).strip()}" for m in ERROR_LINE.finditer(text)]
+        if TRACEBACK in text or "There was an error when executing cell" in text:
+            problems.append(f"{where}: {text.strip()[-1500:]}")
+    return list(dict.fromkeys(problems))
+
+
+@dataclasses.dataclass(frozen=True)
+class Move:
+    """One control moved.
+
+    Attributes:
+        panel: the panel's index on the page.
+        control: what was moved and how, e.g. "slider 'rounds' 10 -> 15".
+        seconds: from the move until the panel had redrawn.
+        src_changed: whether an image's src differs from before the move.
+    """
+
+    panel: int
+    control: str
+    seconds: float
+    src_changed: bool
+
+
+def find_panels(page: Page) -> int:
+    """Tag every widget panel on the page with data-toyhw-panel and return how many there are."""
+    return page.evaluate(_FIND_PANELS)
+
+
+def _move(page: Page, panel: int, control: dict) -> str:
+    """Move `control` of `panel` to another value, as a person would; return a description of the move."""
+    loc = page.locator(f'[data-toyhw-panel="{panel}"] [data-toyhw-control="{control["index"]}"]')
+    kind, name = control["kind"], f'{control["kind"]} {control["label"]!r}'
+    if kind == "slider":
+        # The handle takes the keyboard (noUiSlider): PageUp/PageDown move five steps and fire the slider's
+        # `change` event, which is what a slider with continuous_update=False waits for.
+        handle = loc.locator(".noUi-handle").first
+        now, top = (float(handle.get_attribute(a) or 0) for a in ("aria-valuenow", "aria-valuemax"))
+        readout = loc.locator(".widget-readout")
+        before = readout.inner_text() if readout.count() else str(now)
+        handle.scroll_into_view_if_needed()
+        handle.focus()
+        handle.press("PageUp" if now < top else "PageDown")
+        page.wait_for_timeout(100)
+        after = readout.inner_text() if readout.count() else handle.get_attribute("aria-valuenow")
+        return f"{name} {before} -> {after}"
+    if kind in ("dropdown", "select", "select-multiple"):
+        select = loc.locator("select")
+        select.scroll_into_view_if_needed()
+        labels = select.locator("option").all_inner_texts()
+        chosen = select.evaluate("s => Array.from(s.options).flatMap((o, i) => o.selected ? [i] : [])")
+        if kind == "select-multiple":
+            rest = [i for i in range(len(labels)) if i not in chosen]
+            target = chosen + rest[:1] if rest else chosen[:-1]
+        else:
+            target = [((chosen[0] if chosen else -1) + 1) % len(labels)]
+        select.select_option(index=target)
+        return f"{name} {[labels[i] for i in chosen]} -> {[labels[i] for i in target]}"
+    if kind == "toggle":
+        button = loc.locator("button:not(.mod-active)").first
+        text = button.inner_text()
+        button.click()
+        return f"{name} -> {text!r}"
+    if kind == "radio":
+        radio = loc.locator("input[type=radio]:not(:checked)").first
+        radio.click()
+        return f"{name} -> another option"
+    checkbox = loc.locator("input[type=checkbox]")
+    checkbox.click()
+    return f"{name} -> {checkbox.is_checked()}"
+
+
+def _wait_redraw(page: Page, panel_loc, old_srcs: list[str], what: str) -> bool:
+    """Wait until the panel has redrawn after a move and its output has settled; return whether an image changed."""
+    deadline = time.monotonic() + REDRAW_TIMEOUT
+    state = panel_loc.evaluate(_STATE)
+    while state["fresh"] == 0 and not ERROR_LINE.search(state["text"]):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no redraw {REDRAW_TIMEOUT:.0f} s after moving {what}")
+        page.wait_for_timeout(100)
+        state = panel_loc.evaluate(_STATE)
+    while True:  # settled: the same output twice, 300 ms apart
+        page.wait_for_timeout(300)
+        later = panel_loc.evaluate(_STATE)
+        if later == state or time.monotonic() > deadline:
+            break
+        state = later
+    errors = [m.group(0).strip() for m in ERROR_LINE.finditer(state["text"])]
+    if errors or TRACEBACK in state["text"]:
+        raise AssertionError(f"moving {what} showed an error in the panel: {errors or state['text'][-1500:]}")
+    return bool(state["srcs"]) and state["srcs"] != old_srcs
+
+
+def exercise_panels(page: Page, artifacts: pathlib.Path, prefix: str) -> list[Move]:
+    """Move every control of every panel on the page, checking each redraw; save one screenshot per panel.
+
+    Screenshots go to `artifacts`/`prefix`-panelN.png, taken after the panel's last move with the panel in view.
+    """
+    moves = []
+    for panel in range(find_panels(page)):
+        panel_loc = page.locator(f'[data-toyhw-panel="{panel}"]')
+        controls = panel_loc.evaluate(_FIND_CONTROLS)
+        assert controls, f"panel {panel} has an Output but no slider or selection to move"
+        changed = False
+        for control in controls:
+            old_srcs = panel_loc.evaluate(_MARK)
+            start = time.monotonic()
+            what = _move(page, panel, control)
+            src_changed = _wait_redraw(page, panel_loc, old_srcs, f"panel {panel}'s {what}")
+            moves.append(Move(panel, what, round(time.monotonic() - start, 2), src_changed))
+            changed = changed or src_changed
+        assert changed, f"panel {panel}: no move changed its plot ({[m.control for m in moves if m.panel == panel]})"
+        panel_loc.evaluate("el => el.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(artifacts / f"{prefix}-panel{panel}.png"))
+    return moves
