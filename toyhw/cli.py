@@ -13,9 +13,11 @@ from types import ModuleType
 from typing import Optional, Sequence
 
 from toyhw.commands import fastp as fastp_command
+from toyhw.commands import gemm as gemm_command
 
 COMMANDS: dict[str, ModuleType] = {
     "fastp": fastp_command,
+    "gemm": gemm_command,
 }
 
 

@@ -53,6 +53,11 @@ class GemmConfig:
             value = getattr(self, field)
             if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
                 raise ValueError(f"GemmConfig.{field} = {value!r} is not allowed; allowed values: {list(allowed)}")
+        # cached: the evolution loop hashes configs millions of times (dict lookups in TimeTable.time)
+        object.__setattr__(self, "_hash", hash(dataclasses.astuple(self)))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined]
 
     def as_dict(self) -> dict[str, int]:
         """Return the fields as a plain dict (JSON-ready)."""

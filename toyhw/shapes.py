@@ -28,6 +28,13 @@ class Shape:
     N: int
     K: int
 
+    def __post_init__(self) -> None:
+        # cached: shapes are dict keys of every per-shape cache, hashed millions of times by the evolution loop
+        object.__setattr__(self, "_hash", hash((self.name, self.M, self.N, self.K)))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined]
+
     def label(self) -> str:
         """Return a readable label like "70B/8 qkv M=16"."""
         return f"{self.name} M={self.M}"
