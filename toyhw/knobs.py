@@ -11,6 +11,7 @@ memory-boundness) instead of a roofline, and each failure has exactly one cause.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
 import random
@@ -63,10 +64,10 @@ class KernelConfig:
     @classmethod
     def of(cls, tile: int, fuse: int, vec: int, shared: int, unroll: int) -> "KernelConfig":
         """Return the config with these knob values; the 144 valid configs are built once and shared (fast path)."""
-        values = (tile, fuse, vec, shared, unroll)
-        config = _INTERNED.get(values)
-        if config is None or any(type(v) is not int for v in values):  # True == 1 as a key; refuse it like the init
-            return cls(*values)
+        config = _INTERNED.get((tile, fuse, vec, shared, unroll))
+        if (config is None or type(tile) is not int or type(fuse) is not int or type(vec) is not int
+                or type(shared) is not int or type(unroll) is not int):  # True == 1 as a key; refuse it like init
+            return cls(tile, fuse, vec, shared, unroll)
         return config
 
     def replace(self, **changes: int) -> "KernelConfig":
@@ -85,6 +86,9 @@ class KernelConfig:
 
 # The optimization loop builds configs hundreds of thousands of times; validating each of the 144 once is enough.
 _INTERNED: dict[tuple[int, ...], KernelConfig] = {v: KernelConfig(*v) for v in itertools.product(*KNOBS.values())}
+
+_KNOB_NAMES = list(KNOBS)
+_KNOB_INDEX = {knob: i for i, knob in enumerate(KNOBS)}
 
 DEFAULT = KernelConfig()
 """What PyTorch's library kernel corresponds to: tile 32, nothing else switched on."""
@@ -151,8 +155,11 @@ def make_tasks(seed: int, n_tasks: int) -> list[Task]:
     return [make_task(rng) for _ in range(n_tasks)]
 
 
+@functools.lru_cache(maxsize=1 << 18)
 def run_kernel(task: Task, config: KernelConfig) -> RunFeedback:
     """Return the feedback of running `config` on `task`: a failure with its cause, or a time and bottleneck.
+
+    Cached: a run is a pure function of (task, config) and the loops ask for the same pairs again and again.
 
     Failures are checked in the order a developer meets them: the build (shared memory), then the tests (a size the
     vector width does not divide, an illegal fusion).
@@ -207,17 +214,19 @@ def random_config(rng: random.Random) -> KernelConfig:
     vec = rng.choice((1, 2, 4, 4))
     shared = int(rng.random() < 0.5)
     unroll = rng.choice((1, 2, 4))
-    return KernelConfig.of(tile, fuse, vec, shared, unroll)
+    return _INTERNED[(tile, fuse, vec, shared, unroll)]  # drawn from KNOBS: always valid
 
 
 def mutate(config: KernelConfig, rng: random.Random, knob: Optional[str] = None) -> KernelConfig:
     """Return `config` with one knob (random unless given) set to a different allowed value."""
     if knob is None:
-        knob = rng.choice(list(KNOBS))
+        knob = rng.choice(_KNOB_NAMES)
     elif knob not in KNOBS:
         raise ValueError(f"knob = {knob!r} is not a knob; knobs: {', '.join(KNOBS)}")
     current = getattr(config, knob)
-    return config.replace(**{knob: rng.choice([v for v in KNOBS[knob] if v != current])})
+    values = [config.tile, config.fuse, config.vec, config.shared, config.unroll]
+    values[_KNOB_INDEX[knob]] = rng.choice([v for v in KNOBS[knob] if v != current])
+    return _INTERNED[tuple(values)]  # values drawn from KNOBS: always one of the interned configs
 
 
 def speedup(task: Task, feedback: RunFeedback) -> float:

@@ -1,0 +1,104 @@
+"""Benchmark lecture 10: the seed-000 table (toyhw vs the seed script) and fast_p widget redraws.
+
+Run: .venv/bin/python benchmarks/bench_fastp.py   (prints a Markdown table; figures are medians of repeats)
+"""
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import pathlib
+import statistics
+import sys
+import time
+from typing import Callable
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from toyhw import fastp_study, knobs  # noqa: E402
+from toyhw.panels import fastp as fastp_panels  # noqa: E402
+from toyhw.panels.common import output_area, redraw  # noqa: E402
+
+OUT = output_area()
+
+
+def panel_redraw(draw: Callable[[], object]) -> Callable[[], None]:
+    """Return a call that redraws OUT the way a panel callback does (figure built and rendered to PNG)."""
+    return lambda: redraw(OUT, draw)
+
+SEED_SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "shared" / "seeds" / "seed000_fastp_feedback.py"
+
+
+def median_seconds(run: Callable[[], object], repeats: int = 5, setup: Callable[[], object] = lambda: None) -> float:
+    """Return the median wall time of `run` over `repeats` calls, `setup` before each."""
+    times = []
+    for _ in range(repeats):
+        setup()
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def clear_caches() -> None:
+    """Empty every lecture-10 cache, so a measurement starts cold (as after a new task seed)."""
+    for cached in (knobs.run_kernel, fastp_study.tasks, fastp_study.one_shot, fastp_study._cached_speedups,
+                   fastp_study.best_possible_speedups):
+        cached.cache_clear()
+
+
+def seed_script_seconds() -> float | None:
+    """Return the seed script's own run time (output discarded), or None where ../shared is missing."""
+    if not SEED_SCRIPT.exists():
+        return None
+    spec = importlib.util.spec_from_file_location("seed000", SEED_SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+    def run() -> None:
+        with contextlib.redirect_stdout(io.StringIO()):
+            module.main()
+
+    return median_seconds(run, repeats=3)
+
+
+def measurements() -> list[tuple[str, float]]:
+    """Return (what, seconds) for each lecture-10 measurement."""
+    rows = [("seed-000 table, toyhw (one-shot + 4 modes x 4 round counts, cold)",
+             median_seconds(lambda: (fastp_study.one_shot(), fastp_study.feedback_table()), 3, clear_caches))]
+    seed = seed_script_seconds()
+    if seed is not None:
+        rows.append(("seed-000 table, the seed script itself", seed))
+    for mode in ("resample", "suggest"):
+        rows.append((f"feedback redraw, {mode}, 200 tasks, 100 rounds, cold cache",
+                     median_seconds(panel_redraw(lambda m=mode: fastp_panels.feedback_figure([m], 100, 1.0, [m])), 3,
+                                    clear_caches)))
+    modes = ["resample", "scalar", "explain", "suggest"]
+    rows.append(("feedback redraw, all 4 modes, 100 rounds, cold cache",
+                 median_seconds(panel_redraw(lambda: fastp_panels.feedback_figure(modes, 100, 1.0, modes)), 3,
+                                clear_caches)))
+    fastp_panels.feedback_figure(modes, 100, 1.0, modes)
+    rows.append(("feedback redraw, all 4 modes, 100 rounds, warm (p or mode moved)",
+                 median_seconds(panel_redraw(lambda: fastp_panels.feedback_figure(modes, 100, 1.5, modes)))))
+    rows.append(("one-shot panel redraw, 200 tasks, cold",
+                 median_seconds(panel_redraw(lambda: fastp_panels.one_shot_figure(230, 200, 1.0)), 3, clear_caches)))
+    return rows
+
+
+def main() -> None:
+    """Print the measurements as a Markdown table."""
+    rows = measurements()
+    print("| measurement | seconds |\n|---|---|")
+    for what, seconds in rows:
+        print(f"| {what} | {seconds:.3f} |")
+    named = dict(rows)
+    seed = named.get("seed-000 table, the seed script itself")
+    if seed:
+        toy = named["seed-000 table, toyhw (one-shot + 4 modes x 4 round counts, cold)"]
+        print(f"\ntoyhw / seed script time ratio: {toy / seed:.2f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
