@@ -1,0 +1,61 @@
+"""`python -m toyhw ablations`: seed 003 demo 1, every variant x seed, score against the number of proposed programs."""
+from __future__ import annotations
+
+import argparse
+
+from toyhw import ablations, variants
+from toyhw.commands.options import int_list, name_list
+
+HELP = "mini AlphaEvolve ablations: variants x seeds, best score vs proposed programs (lecture 14, demo 1)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the seeds, the budget and the variants."""
+    parser.add_argument("--seeds", type=int_list("--seeds"), default=list(ablations.SEEDS),
+                        help="comma-separated seeds (default 0,1,2,3,4)")
+    parser.add_argument("--budget", type=int, default=ablations.BUDGET, help="proposed programs per run (default 1000)")
+    parser.add_argument("--variants", type=name_list, default=list(variants.SEED_VARIANTS),
+                        help=f"comma-separated variants (default: the seed's nine; known: {','.join(variants.available())})")
+
+
+def run(args: argparse.Namespace) -> dict:
+    """Return {"budget", "seeds", "oracle": {"train", "test"}, "variants": {name: {history, final, test, ...}}}."""
+    study = ablations.ablation_study(args.variants, args.seeds, args.budget)
+    return {
+        "budget": study.budget,
+        "seeds": list(study.seeds),
+        "oracle": {"train": study.oracle_train, "test": study.oracle_test},
+        "variants": {
+            name: {
+                "history": [list(r.history) for r in runs],
+                "final": [r.final for r in runs],
+                "test": [r.test for r in runs],
+                "bench_runs": [r.bench_runs for r in runs],
+                "rules": [r.rules for r in runs],
+            }
+            for name, runs in study.runs.items()
+        },
+    }
+
+
+def render(result: dict) -> str:
+    """Return the seed's table: medians at 50/100/300/1000 programs, min-max at the end, test score, runs, rules."""
+    import numpy as np
+
+    budget = result["budget"]
+    oracle = result["oracle"]["train"]
+    marks = [m for m in ablations.MARKS if m <= budget] or [budget]
+    header = f"{'variant':<15}" + "".join(f"{str(m) + ' progs':>11}" for m in marks) + \
+        f"{'end min-max':>15}{'headroom':>10}{'test':>8}{'kernel runs':>13}{'rules':>7}"
+    lines = [f"Median over seeds {result['seeds']}; score = geometric-mean speedup over the expert (training shapes)",
+             header]
+    for name, v in result["variants"].items():
+        hist = np.array(v["history"])
+        final = hist[:, -1]
+        share = (float(np.median(final)) - 1) / (oracle - 1)
+        lines.append(f"{name:<15}" + "".join(f"{np.median(hist[:, m - 1]):>11.3f}" for m in marks)
+                     + f"{final.min():>9.3f}-{final.max():.3f}{share:>10.0%}{np.median(v['test']):>8.3f}"
+                     + f"{int(np.median(v['bench_runs'])):>13,}{np.median(v['rules']):>7.0f}")
+    lines.append(f"oracle (best config per shape): train {oracle:.3f}, test {result['oracle']['test']:.3f}; "
+                 "headroom = (score - 1) / (oracle - 1)")
+    return "\n".join(lines)

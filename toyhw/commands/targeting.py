@@ -1,0 +1,33 @@
+"""`python -m toyhw targeting`: seed 003 demo 2, where "distance to roofline" and "distance to best seen" point."""
+from __future__ import annotations
+
+import argparse
+
+from toyhw import ablations
+
+HELP = "which shapes roofline vs best-seen feedback points at, and the share of proposals on stuck shapes (demo 2)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the seed and the budget."""
+    parser.add_argument("--seed", type=int, default=0, help="seed of the full method's run (default 0)")
+    parser.add_argument("--budget", type=int, default=300, help="proposed programs before looking (default 300)")
+
+
+def run(args: argparse.Namespace) -> dict:
+    """Return {"n_shapes", "n_stuck", "share_on_stuck": {"roofline", "best"}, "overlap_top5"}."""
+    t = ablations.targeting(args.seed, args.budget)
+    return {"n_shapes": len(t.rows), "n_stuck": t.n_stuck, "share_on_stuck": dict(t.share_on_stuck),
+            "overlap_top5": t.overlap_top5}
+
+
+def render(result: dict) -> str:
+    """Return the demo's summary lines."""
+    share = result["share_on_stuck"]
+    return "\n".join([
+        f"{result['n_stuck']} of {result['n_shapes']} training shapes have no known improvement "
+        f"(vs_best > {ablations.STUCK}).",
+        f"Share of target weight on them: roofline weighting {share['roofline']:.0%}, best-seen weighting "
+        f"{share['best']:.0%}.",
+        f"The two top-5 lists share {result['overlap_top5']} shapes.",
+    ])
