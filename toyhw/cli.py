@@ -12,11 +12,17 @@ import sys
 from types import ModuleType
 from typing import Optional, Sequence
 
+from toyhw.commands import ablations as ablations_command
+from toyhw.commands import branches as branches_command
 from toyhw.commands import fastp as fastp_command
+from toyhw.commands import targeting as targeting_command
 from toyhw.commands import gemm as gemm_command
 
 COMMANDS: dict[str, ModuleType] = {
     "fastp": fastp_command,
+    "ablations": ablations_command,
+    "targeting": targeting_command,
+    "branches": branches_command,
     "gemm": gemm_command,
 }
 
