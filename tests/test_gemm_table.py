@@ -74,7 +74,7 @@ def test_decode_memory_bound_far_for_small_layers_prefill_compute_bound_and_clos
     closeness = {name: table.roofline(shapes.layer_shape(name, 1)) / table.oracle(shapes.layer_shape(name, 1))[1]
                  for name in shapes.LAYERS}
     assert closeness["70B/8 qkv"] < 0.65 and closeness["70B/8 o"] < 0.65
-    assert closeness["8B gate_up"] > 0.85 and closeness["70B/8 gate_up"] > 0.85
+    assert closeness["8B gate_up"] > 0.8 and closeness["70B/8 gate_up"] > 0.8
 
 
 def test_best_config_differs_by_regime(table: TimeTable):

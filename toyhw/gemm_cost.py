@@ -16,7 +16,7 @@ of K in BLOCK_K steps, with `num_stages` steps of A and B tiles in flight in sha
   as many block columns as fit; tiles they share come from L2, so A is read from DRAM once per group of columns and
   B once per group of rows. Plus C (or split-K's fp32 partial sums). Achieved bandwidth is at most 92% of peak
   (pytorch/ao's `roofline_utils.py`).
-* **Fixed costs**: the launch (~2 us), one memory latency to fill the pipeline, and for split-K a reduction kernel that
+* **Fixed costs**: the launch (~2 us), one memory latency to fill the pipeline and one to drain the last store, and for split-K a reduction kernel that
   reads the partials and writes C.
 
 Where the toy differs from a real GPU: no clock or power effects, no TMA multicast or clusters, no bank conflicts, one
@@ -40,11 +40,13 @@ BW_EFFICIENCY = 0.92  # share of peak HBM bandwidth a kernel reaches (pytorch/ao
 L2_TO_SM_FACTOR = 4.0  # all SMs together load from L2 at 4x DRAM bandwidth (Triton matmul_perf_model.py)
 GROUP_M = 8  # block rows that run side by side (the grouped ordering of Triton's matmul tutorial)
 LATENCY_S = 0.8e-6  # one global load, issue to use, loaded GPU (a toy constant: HBM latency is ~0.5-1 us)
+FILL_LATENCIES = 2  # latencies nothing overlaps: the first loads (prologue) and the last store of C (epilogue)
 TILE_REUSE_HALF = 4.0  # tile intensity BM*BN/(BM+BN) at which tensor cores reach half of their speed (toy)
 WARPS_FULL = 16  # warps per SM for full tensor-core issue: 4 per sub-partition
+WARP_EFF_MIN = 0.8  # tensor-core issue efficiency with 1 warp per SM, growing linearly to 1 at WARPS_FULL (toy)
 MMA_FALLBACK = 0.6  # Hopper speed without wgmma (BLOCK_M < 64 or < 4 warps), share of peak (toy)
 REDUCTION_LAUNCH_SHARE = 0.5  # fixed cost of split-K's reduction kernel, as a share of a launch (same CUDA graph)
-OVERLAP_NORM = 5.0  # compute, SM loads and DRAM overlap imperfectly: main time = their 5-norm (toy; max() is perfect)
+OVERLAP_NORM = 6.0  # compute, SM loads and DRAM overlap imperfectly: main time = their 6-norm (toy; max() is perfect)
 RESERVED_SMEM_PER_BLOCK = 1024  # bytes the runtime reserves per resident block (CUDA guide)
 
 Arrays = dict[str, np.ndarray]
@@ -58,7 +60,7 @@ class GemmCost:
         time_us: total kernel time, microseconds (math.inf when the config cannot launch).
         reason: why the config cannot launch (None when it can).
         launch_us: launch overhead, microseconds.
-        fill_us: one load latency before the first k-step can start, microseconds.
+        fill_us: the latencies of the first load and the last store, which nothing overlaps, microseconds.
         compute_us: tensor-core time of the busiest SM, microseconds.
         latency_us: time the busiest SM waits on loads the pipeline does not hide, microseconds (overlaps compute).
         sm_load_us: time to pull the busiest SM's tiles through its share of bandwidth, microseconds.
@@ -122,7 +124,7 @@ def evaluate(cols: Arrays, shape: Shape, gpu: GPU) -> Arrays:
     resident = np.minimum(cols["occupancy"], waves)  # blocks sharing that SM at once
     groups = np.ceil(waves / resident)
     peak_sm = gpu.bf16_flops / gpu.sms
-    warp_eff = 0.7 + 0.3 * np.minimum(1.0, resident * w / WARPS_FULL)
+    warp_eff = WARP_EFF_MIN + (1.0 - WARP_EFF_MIN) * np.minimum(1.0, resident * w / WARPS_FULL)
     efficiency = cols["tile_eff"] * warp_eff
     step_compute = 2.0 * bm * bn * bk / (peak_sm * efficiency)  # one k-step of one block, alone on the SM
     step_wait = LATENCY_S / (st - 1.0)  # load latency the pipeline leaves exposed per k-step
@@ -145,7 +147,7 @@ def evaluate(cols: Arrays, shape: Shape, gpu: GPU) -> Arrays:
     reduce_bytes = np.where(sk > 1, sk * M * N * 4.0 + 2.0 * M * N, 0.0)
     reduction = np.where(sk > 1, reduce_bytes / bandwidth + REDUCTION_LAUNCH_SHARE * gpu.launch_s, 0.0)
     main = (sm_main ** OVERLAP_NORM + sm_load ** OVERLAP_NORM + dram ** OVERLAP_NORM) ** (1.0 / OVERLAP_NORM)
-    total = gpu.launch_s + LATENCY_S + main + reduction
+    total = gpu.launch_s + FILL_LATENCIES * LATENCY_S + main + reduction
     padded = tiles_m * bm * tiles_n * bn * k_iters * bk * sk
     return dict(
         time=np.where(cols["launchable"], total, np.inf), main=main, compute=compute, latency=latency,
@@ -168,7 +170,7 @@ def gemm_time(config: GemmConfig, shape: Shape, gpu: GPU) -> GemmCost:
     us = 1e6
     return GemmCost(
         time_us=float(v["time"][0] * us) if reason is None else math.inf, reason=reason,
-        launch_us=gpu.launch_s * us, fill_us=LATENCY_S * us, compute_us=float(v["compute"][0] * us),
+        launch_us=gpu.launch_s * us, fill_us=FILL_LATENCIES * LATENCY_S * us, compute_us=float(v["compute"][0] * us),
         latency_us=float(v["latency"][0] * us), sm_load_us=float(v["sm_load"][0] * us), dram_us=float(v["dram"][0] * us),
         reduction_us=float(v["reduction"][0] * us), bound=_bound(v, 0), blocks=int(v["blocks"][0]),
         waves=int(v["waves"][0]), occupancy=int(cols["occupancy"][0]), padding_waste=float(v["padding_waste"][0]),

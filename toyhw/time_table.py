@@ -6,6 +6,7 @@ an index into a cached row; a row (all ~4,800 configs on one shape) costs one ve
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -78,3 +79,9 @@ class TimeTable:
     def table(self, shapes: list[Shape]) -> np.ndarray:
         """Return a (len(shapes), len(configs)) array of times (us), building the missing rows."""
         return np.stack([self.row(s) for s in shapes])
+
+
+@functools.lru_cache(maxsize=None)
+def shared_table(gpu: str = "H100") -> TimeTable:
+    """Return one TimeTable per GPU name for the whole process (notebooks and panels share its cached rows)."""
+    return TimeTable(gpu)

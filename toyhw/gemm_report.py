@@ -1,0 +1,170 @@
+"""What notebook 03 reports about the GEMM model: per-shape distance to roofline with its reasons, the best config per
+M, the oracle's headroom over the expert, and where vLLM's tuned H100 configs rank in the model's ordering.
+
+Every observation the notebook prints is computed here from the model's breakdown, never typed in.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from toyhw import expert, gemm_cost
+from toyhw.gemm_config import GemmConfig
+from toyhw.shapes import Shape
+from toyhw.time_table import TimeTable
+
+FIXED_COST_SHARE = 0.15  # launch + pipeline fill above this share of the time is worth naming as a reason
+PADDING_SHARE = 0.25  # padding waste above this share of the tensor-core work is worth naming
+
+VLLM_H100_CONFIGS: tuple[tuple[int, GemmConfig], ...] = (
+    (1, GemmConfig(16, 64, 256, 4, 5, 1)),
+    (8, GemmConfig(16, 64, 256, 4, 5, 1)),
+    (256, GemmConfig(128, 128, 64, 4, 3, 1)),
+    (5120, GemmConfig(128, 256, 64, 8, 3, 1)),
+    (8192, GemmConfig(128, 256, 64, 8, 4, 1)),
+)
+"""vLLM's fused_moe/configs/E=1,N=3072,...H100_80GB_HBM3.json (Apache-2.0, FACTS.md): M -> tuned config."""
+VLLM_N, VLLM_K = 3072, 4096  # N from the file name; K (the hidden size) is not in it: 4096 is our assumption
+
+
+def regime(M: int) -> str:
+    """Return "decode" (M <= 16), "mid" or "prefill" (M >= 2048)."""
+    return "decode" if M <= 16 else ("prefill" if M >= 2048 else "mid")
+
+
+@dataclasses.dataclass(frozen=True)
+class ShapeRow:
+    """One shape's line of the roofline / oracle / expert table.
+
+    Attributes:
+        shape: the GEMM shape.
+        roofline_us: the roofline bound, microseconds.
+        oracle: the fastest launchable config.
+        oracle_us: its time, microseconds.
+        expert_us: the expert's time, microseconds (math.inf if the expert's config cannot launch).
+        closeness: roofline_us / oracle_us (1 = on the roofline).
+        bound: what bounds the oracle's main time ("compute", "latency", "sm_load", "dram").
+        reasons: why the oracle stays away from the roofline, from its breakdown ("" when nothing stands out).
+    """
+
+    shape: Shape
+    roofline_us: float
+    oracle: GemmConfig
+    oracle_us: float
+    expert_us: float
+    closeness: float
+    bound: str
+    reasons: str
+
+
+def distance_reasons(cost: gemm_cost.GemmCost, sms: int) -> str:
+    """Return the reasons a config's time exceeds the roofline, read from its breakdown, most important first."""
+    reasons = []
+    fixed = cost.launch_us + cost.fill_us + cost.reduction_us
+    if fixed >= FIXED_COST_SHARE * cost.time_us:
+        reasons.append(f"launch+fill{'+reduce' if cost.reduction_us else ''} {fixed / cost.time_us:.0%} of time")
+    if cost.blocks < sms:
+        reasons.append(f"too few blocks ({cost.blocks} for {sms} SMs)")
+    elif cost.blocks % sms and cost.waves <= 4:
+        reasons.append(f"wave tail ({cost.blocks} blocks = {cost.blocks / sms:.2f} waves)")
+    if cost.padding_waste >= PADDING_SHARE:
+        reasons.append(f"padding {cost.padding_waste:.0%} of the math")
+    return "; ".join(reasons)
+
+
+def shape_rows(table: TimeTable, shape_list: list[Shape]) -> list[ShapeRow]:
+    """Return one ShapeRow per shape (in the given order)."""
+    rows = []
+    for shape in shape_list:
+        best, t = table.oracle(shape)
+        cost = gemm_cost.gemm_time(best, shape, table.gpu)
+        roof = table.roofline(shape)
+        rows.append(ShapeRow(shape, roof, best, t, table.time(expert.expert_config(shape), shape), roof / t,
+                             cost.bound, distance_reasons(cost, table.gpu.sms)))
+    return rows
+
+
+def format_rows(rows: list[ShapeRow]) -> str:
+    """Return the rows as a fixed-width text table."""
+    lines = [f"{'shape':<22}{'roofline':>9}{'oracle':>9}{'expert':>9}{'roof/oracle':>12}  {'bound':<8} oracle config"
+             f"{'':<13}why the oracle stays away",
+             f"{'':<22}{'us':>9}{'us':>9}{'us':>9}"]
+    for r in rows:
+        lines.append(f"{r.shape.label():<22}{r.roofline_us:>9.1f}{r.oracle_us:>9.1f}{r.expert_us:>9.1f}"
+                     f"{r.closeness:>12.0%}  {r.bound:<8} {r.oracle.short():<25} {r.reasons}")
+    return "\n".join(lines)
+
+
+def geomean(values: list[float]) -> float:
+    """Return the geometric mean of positive values."""
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def oracle_speedup(table: TimeTable, shape_list: list[Shape]) -> float:
+    """Return the geometric-mean speedup of the oracle over the expert on `shape_list`."""
+    return geomean([table.time(expert.expert_config(s), s) / table.oracle(s)[1] for s in shape_list])
+
+
+def closeness_by_regime(table: TimeTable, shape_list: list[Shape]) -> dict[str, float]:
+    """Return the geometric mean of roofline / oracle time per regime (decode, mid, prefill)."""
+    groups: dict[str, list[float]] = {}
+    for s in shape_list:
+        groups.setdefault(regime(s.M), []).append(table.roofline(s) / table.oracle(s)[1])
+    return {k: geomean(v) for k, v in groups.items()}
+
+
+@dataclasses.dataclass(frozen=True)
+class VllmRank:
+    """Where one of vLLM's tuned configs lands in the model's ordering.
+
+    Attributes:
+        shape: the GEMM shape (N = 3072, K = VLLM_K).
+        config: vLLM's config for that M.
+        time_us: its modelled time, microseconds.
+        oracle: the model's best config.
+        oracle_us: the model's best time, microseconds.
+        rank: 1 + configs strictly faster in the model.
+        n_launchable: launchable configs (the length of the ordering).
+        bound: what bounds vLLM's config in the model.
+    """
+
+    shape: Shape
+    config: GemmConfig
+    time_us: float
+    oracle: GemmConfig
+    oracle_us: float
+    rank: int
+    n_launchable: int
+    bound: str
+
+    @property
+    def top_share(self) -> float:
+        """Return rank / n_launchable: the share of the ordering at or above vLLM's config."""
+        return self.rank / self.n_launchable
+
+
+def vllm_ranks(table: TimeTable) -> list[VllmRank]:
+    """Return the model's verdict on each of vLLM's tuned H100 configs (FACTS.md) for its M."""
+    out = []
+    for M, config in VLLM_H100_CONFIGS:
+        shape = Shape("vLLM N=3072", M, VLLM_N, VLLM_K)
+        best, t_best = table.oracle(shape)
+        cost = gemm_cost.gemm_time(config, shape, table.gpu)
+        out.append(VllmRank(shape, config, cost.time_us, best, t_best, table.rank(config, shape),
+                            int(table.launchable.sum()), cost.bound))
+    return out
+
+
+def format_vllm(ranks: list[VllmRank]) -> str:
+    """Return the vLLM comparison as a fixed-width text table."""
+    lines = [f"{'M':>5}  {'vLLM config':<25}{'model us':>9}  {'rank':>11}  {'top %':>6}  {'vs best':>7}  {'bound':<8}"
+             " model's best"]
+    for r in ranks:
+        lines.append(f"{r.shape.M:>5}  {r.config.short():<25}{r.time_us:>9.1f}  {r.rank:>5} / {r.n_launchable:<4}"
+                     f"  {r.top_share:>6.1%}  {r.time_us / r.oracle_us:>6.2f}x  {r.bound:<8} {r.oracle.short()}")
+    return "\n".join(lines)
+
+
+def best_configs(table: TimeTable, layers: list[str], ms: tuple[int, ...], lookup) -> dict[str, list[GemmConfig]]:
+    """Return layer -> the oracle config at each M of `ms` (`lookup(name, M)` builds the Shape)."""
+    return {name: [table.oracle(lookup(name, m))[0] for m in ms] for name in layers}
