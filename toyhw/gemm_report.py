@@ -58,17 +58,26 @@ class ShapeRow:
 
 
 def distance_reasons(cost: gemm_cost.GemmCost, sms: int) -> str:
-    """Return the reasons a config's time exceeds the roofline, read from its breakdown, most important first."""
+    """Return why a config's time exceeds the roofline, read from its breakdown, most important first.
+
+    Fixed costs (launch, pipeline fill and drain, split-K reduction) always count. Too few blocks and padding only cost
+    time when the kernel is not DRAM-bound (then the bytes, not the SMs or the math, set the pace), so they are named
+    as reasons only in that case, and as "hidden" otherwise.
+    """
     reasons = []
     fixed = cost.launch_us + cost.fill_us + cost.reduction_us
     if fixed >= FIXED_COST_SHARE * cost.time_us:
         reasons.append(f"launch+fill{'+reduce' if cost.reduction_us else ''} {fixed / cost.time_us:.0%} of time")
-    if cost.blocks < sms:
+    dram_bound = cost.bound == "dram"
+    if dram_bound:
+        reasons.append(f"DRAM-bound ({cost.dram_us / cost.time_us:.0%} of time)")
+    if cost.blocks < sms and not dram_bound:
         reasons.append(f"too few blocks ({cost.blocks} for {sms} SMs)")
-    elif cost.blocks % sms and cost.waves <= 4:
+    elif cost.blocks % sms and cost.waves <= 4 and not dram_bound:
         reasons.append(f"wave tail ({cost.blocks} blocks = {cost.blocks / sms:.2f} waves)")
     if cost.padding_waste >= PADDING_SHARE:
-        reasons.append(f"padding {cost.padding_waste:.0%} of the math")
+        hidden = " (hidden: DRAM-bound)" if dram_bound else ""
+        reasons.append(f"padding {cost.padding_waste:.0%} of the math{hidden}")
     return "; ".join(reasons)
 
 
@@ -168,3 +177,17 @@ def format_vllm(ranks: list[VllmRank]) -> str:
 def best_configs(table: TimeTable, layers: list[str], ms: tuple[int, ...], lookup) -> dict[str, list[GemmConfig]]:
     """Return layer -> the oracle config at each M of `ms` (`lookup(name, M)` builds the Shape)."""
     return {name: [table.oracle(lookup(name, m))[0] for m in ms] for name in layers}
+
+
+def expert_losses(table: TimeTable, shape_list: list[Shape], min_gain: float = 1.05) -> list[str]:
+    """Return one line per shape where the oracle beats the expert by more than `min_gain`, with the expert's problem."""
+    lines = []
+    for s in shape_list:
+        config = expert.expert_config(s)
+        t_exp, (best, t_best) = table.time(config, s), table.oracle(s)
+        if t_exp > min_gain * t_best:
+            cost = gemm_cost.gemm_time(config, s, table.gpu)
+            why = distance_reasons(cost, table.gpu.sms) or f"{cost.bound}-bound"
+            lines.append(f"{s.label():<20} expert {config.short():<22} {t_exp / t_best:4.2f}x slower than "
+                         f"{best.short():<22} expert's problem: {why}")
+    return lines

@@ -1,0 +1,66 @@
+"""The widget panel of notebook 03: pick a GPU, a layer, M (log slider) and config fields; see the tile map and where
+the time goes for the oracle, the expert and your config."""
+from __future__ import annotations
+
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+
+from toyhw import expert, gemm_config, shapes
+from toyhw.gemm_config import GemmConfig
+from toyhw.gpu import gpu_names
+from toyhw.panels.common import connect, output_area
+from toyhw.panels.common import redraw
+from toyhw.plots import gemm as gemm_plots
+from toyhw.time_table import shared_table
+
+PANEL_LAYERS = list(shapes.LAYERS) + list(shapes.NEW_LAYERS)
+
+
+def explorer_figure(gpu: str, layer: str, M: int, config: GemmConfig) -> Figure:
+    """Return the tile map for `config`'s BK, warps, stages and split-K (left) and the time breakdown (right)."""
+    table = shared_table(gpu)
+    shape = shapes.layer_shape(layer, M)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(14, 5.2), layout="constrained",
+                                      gridspec_kw={"width_ratios": [1.1, 1]})
+    gemm_plots.tile_map(table, shape, config.block_k, config.num_warps, config.num_stages, config.split_k, ax=left)
+    i = gemm_config.FIELDS["block_m"].index(config.block_m)
+    j = gemm_config.FIELDS["block_n"].index(config.block_n)
+    left.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="red", lw=2.5, zorder=4))
+    gemm_plots.breakdown_bars(table, shape, {"oracle": table.oracle(shape)[0], "expert": expert.expert_config(shape),
+                                             "yours (red box)": config}, ax=right)
+    return fig
+
+
+def _choice(field: str, value: int, description: str) -> widgets.Dropdown:
+    return widgets.Dropdown(options=list(gemm_config.FIELDS[field]), value=value, description=description,
+                            layout=widgets.Layout(width="170px"))
+
+
+def gemm_panel(gpu: str = "H100", layer: str = "70B/8 qkv", M: int = 16,
+               config: GemmConfig = GemmConfig(16, 64, 128, 4, 3, 1)) -> widgets.Widget:
+    """Return the explorer: GPU, layer, M on a log slider and the six config fields above the figure."""
+    gpu_box = widgets.Dropdown(options=gpu_names(), value=gpu, description="GPU", layout=widgets.Layout(width="170px"))
+    layer_box = widgets.Dropdown(options=PANEL_LAYERS, value=layer, description="layer",
+                                 layout=widgets.Layout(width="230px"))
+    m_slider = widgets.FloatLogSlider(value=M, base=2, min=0, max=14, step=0.25, description="M (tokens)",
+                                      readout_format=".0f", continuous_update=False)
+    fields = {
+        "block_m": _choice("block_m", config.block_m, "BLOCK_M"), "block_n": _choice("block_n", config.block_n, "BLOCK_N"),
+        "block_k": _choice("block_k", config.block_k, "BLOCK_K"), "num_warps": _choice("num_warps", config.num_warps,
+                                                                                       "warps"),
+        "num_stages": _choice("num_stages", config.num_stages, "stages"),
+        "split_k": _choice("split_k", config.split_k, "split_k"),
+    }
+    out = output_area("540px")
+
+    def update() -> None:
+        chosen = GemmConfig(**{name: box.value for name, box in fields.items()})
+        redraw(out, lambda: explorer_figure(gpu_box.value, layer_box.value, max(1, round(m_slider.value)), chosen))
+
+    connect([gpu_box, layer_box, m_slider, *fields.values()], update)
+    update()
+    boxes = list(fields.values())
+    return widgets.VBox([widgets.HBox([gpu_box, layer_box, m_slider]), widgets.HBox(boxes[:3]),
+                         widgets.HBox(boxes[3:]), out])

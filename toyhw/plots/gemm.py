@@ -1,0 +1,167 @@
+"""Plots of the GEMM cost model (notebook 03 and its panel): roofline, tile map, waves, padding, best configs."""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import matplotlib.colors as mcolors
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.patches import Patch
+
+from toyhw import expert, gemm_config, gemm_cost
+from toyhw.gemm_config import GemmConfig
+from toyhw.plots.style import color_for, finish, new_axes
+from toyhw.shapes import Shape
+from toyhw.time_table import TimeTable
+
+REASON_HATCH = {"shared memory": ("S", "#bbbbbb"), "registers": ("R", "#8c8c8c"), "warp tiling": ("W", "#5a5a5a")}
+
+
+def _intensity(shape: Shape) -> float:
+    return shape.flops() / (2.0 * (shape.M * shape.K + shape.K * shape.N + shape.M * shape.N))
+
+
+def roofline_chart(table: TimeTable, shape_list: list[Shape], ax: Optional[Axes] = None) -> Axes:
+    """Plot every shape's achieved TFLOP/s against its arithmetic intensity, oracle (dot) and expert (ring)."""
+    ax = new_axes(ax)
+    gpu = table.gpu
+    x = np.logspace(-0.2, 4, 200)
+    ax.plot(x, np.minimum(gpu.bf16_flops, x * gpu.hbm_bytes_per_s) / 1e12, color="black", lw=1.5,
+            label=f"roofline {gpu.name}")
+    names = list(dict.fromkeys(s.name for s in shape_list))
+    for name in names:
+        group = [s for s in shape_list if s.name == name]
+        xs = [_intensity(s) for s in group]
+        color = color_for(name, names)
+        ax.scatter(xs, [s.flops() / table.oracle(s)[1] / 1e6 for s in group], color=color, s=22, label=name, zorder=3)
+        t_exp = [table.time(expert.expert_config(s), s) for s in group]
+        ax.scatter([xi for xi, t in zip(xs, t_exp) if math.isfinite(t)],
+                   [s.flops() / t / 1e6 for s, t in zip(group, t_exp) if math.isfinite(t)],
+                   facecolors="none", edgecolors=color, s=50, lw=1, zorder=2)
+    ax.scatter([], [], facecolors="none", edgecolors="gray", s=50, label="expert (ring)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    return finish(ax, f"All shapes on {gpu.name}: oracle (dot) and expert (ring)",
+                  "arithmetic intensity 2MNK / bytes (FLOP/byte)", "achieved (TFLOP/s)")
+
+
+def tile_map(table: TimeTable, shape: Shape, block_k: int, num_warps: int, num_stages: int, split_k: int,
+             ax: Optional[Axes] = None) -> Axes:
+    """Plot time over (BLOCK_M, BLOCK_N) for the other fields fixed; unlaunchable cells lettered by reason."""
+    ax = new_axes(ax)
+    bms, bns = gemm_config.FIELDS["block_m"], gemm_config.FIELDS["block_n"]
+    best = table.oracle(shape)[1]
+    speed = np.full((len(bms), len(bns)), np.nan)
+    for i, bm in enumerate(bms):
+        for j, bn in enumerate(bns):
+            config = GemmConfig(bm, bn, block_k, num_warps, num_stages, split_k)
+            t = table.time(config, shape)
+            if math.isfinite(t):
+                speed[i, j] = best / t
+                ax.text(j, i, f"{t:.3g}", ha="center", va="center", fontsize=8,
+                        color="white" if best / t < 0.5 else "black")
+            else:
+                kind = gemm_config.problem_kind(gemm_config.launch_problem(config, table.gpu))
+                letter, shade = REASON_HATCH[kind]
+                ax.add_patch(_cell(i, j, shade))
+                ax.text(j, i, letter, ha="center", va="center", fontsize=10, color="white", weight="bold")
+    image = ax.imshow(speed, cmap="viridis", norm=mcolors.Normalize(0, 1), origin="lower", aspect="auto")
+    ax.figure.colorbar(image, ax=ax, label="oracle time / time (1 = as fast as the best config)")
+    ax.set_xticks(range(len(bns)), [str(b) for b in bns])
+    ax.set_yticks(range(len(bms)), [str(b) for b in bms])
+    handles = [Patch(color=shade, label=f"{letter} = {kind}") for kind, (letter, shade) in REASON_HATCH.items()]
+    ax.legend(handles=handles, fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3,
+              frameon=False, title="cannot launch:", title_fontsize="x-small")
+    ax.set_title(f"{shape.label()}: time (us) per tile\nBLOCK_K={block_k}, warps={num_warps}, stages={num_stages}, "
+                 f"split_k={split_k}", fontsize="medium")
+    ax.set_xlabel("BLOCK_N (columns of C per block)")
+    ax.set_ylabel("BLOCK_M (rows of C per block)")
+    return ax
+
+
+def _cell(i: int, j: int, color: str):
+    from matplotlib.patches import Rectangle
+    return Rectangle((j - 0.5, i - 0.5), 1, 1, color=color, zorder=2)
+
+
+def wave_plot(table: TimeTable, config: GemmConfig, M: int, K: int, max_blocks: int = 420,
+              ax: Optional[Axes] = None) -> Axes:
+    """Plot time against the number of blocks (N grows one block column at a time): a step at each multiple of SMs."""
+    ax = new_axes(ax)
+    tiles_m = math.ceil(M / config.block_m)
+    blocks, times = [], []
+    for tiles_n in range(1, max_blocks // (tiles_m * config.split_k) + 1):
+        shape = Shape("sweep", M, tiles_n * config.block_n, K)
+        cost = gemm_cost.gemm_time(config, shape, table.gpu)
+        blocks.append(cost.blocks)
+        times.append(cost.time_us)
+    ax.plot(blocks, times, drawstyle="steps-post", color=color_for("time", ["time"]), label=f"{config.short()}")
+    for wave in range(1, max(blocks) // table.gpu.sms + 1):
+        ax.axvline(wave * table.gpu.sms, color="gray", ls=":", lw=1)
+    ax.text(table.gpu.sms, max(times), f" {table.gpu.sms} SMs", va="top", fontsize="small", color="gray")
+    return finish(ax, f"Wave quantization on {table.gpu.name}: M={M}, K={K}, N = blocks / {tiles_m} x {config.block_n}",
+                  "blocks launched (tiles x split_k)", "time (us)")
+
+
+def padding_plot(ms: list[int], ax: Optional[Axes] = None) -> Axes:
+    """Plot the share of tensor-core work spent on padding against M, one line per BLOCK_M."""
+    ax = new_axes(ax)
+    names = [str(b) for b in gemm_config.FIELDS["block_m"]]
+    for bm in gemm_config.FIELDS["block_m"]:
+        waste = [1 - m / (math.ceil(m / bm) * bm) for m in ms]
+        ax.plot(ms, waste, marker=".", color=color_for(str(bm), names), label=f"BLOCK_M = {bm}")
+    ax.set_xscale("log", base=2)
+    return finish(ax, "Padding: M is rounded up to a whole block", "M (tokens)", "share of the math wasted on padding")
+
+
+def best_config_map(table: TimeTable, layers: list[str], ms: tuple[int, ...], lookup,
+                    ax: Optional[Axes] = None) -> Axes:
+    """Plot the oracle's config for each layer (rows) and M (columns), shaded by tile area and labelled."""
+    ax = new_axes(ax, figsize=(11.0, 4.6))
+    area = np.zeros((len(layers), len(ms)))
+    for i, name in enumerate(layers):
+        for j, m in enumerate(ms):
+            c = table.oracle(lookup(name, m))[0]
+            area[i, j] = math.log2(c.block_m * c.block_n)
+            ax.text(j, i, f"{c.block_m}x{c.block_n}x{c.block_k}\nw{c.num_warps} s{c.num_stages}"
+                    f"{' k' + str(c.split_k) if c.split_k > 1 else ''}", ha="center", va="center", fontsize=6.5,
+                    color="white" if area[i, j] < 12 else "black")
+    image = ax.imshow(area, cmap="viridis", aspect="auto")
+    ax.figure.colorbar(image, ax=ax, label="log2(BLOCK_M x BLOCK_N)")
+    ax.set_xticks(range(len(ms)), [str(m) for m in ms])
+    ax.set_yticks(range(len(layers)), layers)
+    ax.set_title(f"Best config per M on {table.gpu.name} (k = split-K)")
+    ax.set_xlabel("M (tokens)")
+    return ax
+
+
+def breakdown_bars(table: TimeTable, shape: Shape, configs: dict[str, GemmConfig], ax: Optional[Axes] = None) -> Axes:
+    """Plot the time terms of a few configs side by side (fixed costs, the main term, reduction) and the roofline."""
+    ax = new_axes(ax)
+    labels = list(configs)
+    longest = 0.0
+    for y, label in enumerate(labels):
+        cost = gemm_cost.gemm_time(configs[label], shape, table.gpu)
+        if not math.isfinite(cost.time_us):
+            ax.text(0, y, f"  cannot launch: {cost.reason[:60]}", va="center", fontsize="small")
+            continue
+        main = cost.time_us - cost.launch_us - cost.fill_us - cost.reduction_us
+        left = 0.0
+        for part, value, color in (("launch", cost.launch_us, "#7f7f7f"), ("fill+drain", cost.fill_us, "#bcbd22"),
+                                   (f"main ({cost.bound})", main, "#1f77b4"), ("split-K reduce", cost.reduction_us,
+                                                                              "#d62728")):
+            ax.barh(y, value, left=left, color=color, edgecolor="white")
+            left += value
+        longest = max(longest, left)
+        ax.text(left, y, f" {cost.time_us:.1f} us\n {cost.blocks} blocks, {cost.bound}", va="center", fontsize="small")
+    ax.axvline(table.roofline(shape), color="black", ls="--", lw=1, label="roofline")
+    ax.set_yticks(range(len(labels)), [f"{k}\n{configs[k].short()}" for k in labels], fontsize="small")
+    handles = [Patch(color=c, label=l) for l, c in (("launch", "#7f7f7f"), ("fill+drain", "#bcbd22"),
+                                                   ("main", "#1f77b4"), ("split-K reduce", "#d62728"))]
+    ax.legend(handles=handles + ax.get_legend_handles_labels()[0], fontsize="x-small", frameon=False,
+              loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=5)
+    ax.set_title(f"{shape.label()} on {table.gpu.name}: where the time goes", fontsize="medium")
+    ax.set_xlabel("time (us)")
+    ax.set_xlim(0, 1.7 * max([longest, table.roofline(shape)]))
+    return ax
