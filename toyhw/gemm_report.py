@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from toyhw import expert, gemm_cost
+from toyhw import expert, gemm_config, gemm_cost
 from toyhw.gemm_config import GemmConfig
 from toyhw.shapes import Shape
 from toyhw.time_table import TimeTable
@@ -188,6 +188,63 @@ def expert_losses(table: TimeTable, shape_list: list[Shape], min_gain: float = 1
         if t_exp > min_gain * t_best:
             cost = gemm_cost.gemm_time(config, s, table.gpu)
             why = distance_reasons(cost, table.gpu.sms) or f"{cost.bound}-bound"
+            best_bytes = gemm_cost.gemm_time(best, s, table.gpu).dram_bytes
+            if cost.dram_bytes > 1.05 * best_bytes:
+                why = f"{cost.dram_bytes / best_bytes - 1:.0%} more DRAM traffic; " + why
             lines.append(f"{s.label():<20} expert {config.short():<22} {t_exp / t_best:4.2f}x slower than "
                          f"{best.short():<22} expert's problem: {why}")
     return lines
+
+
+def neighbours(table: TimeTable, shape: Shape) -> list[str]:
+    """Return one line per one-field change of the oracle config on `shape`: its time ratio or why it cannot launch."""
+    best, t_best = table.oracle(shape)
+    lines = []
+    for field, values in gemm_config.FIELDS.items():
+        for value in values:
+            if value == getattr(best, field):
+                continue
+            config = dataclasses.replace(best, **{field: value})
+            t = table.time(config, shape)
+            verdict = (f"{t / t_best:5.2f}x the oracle's time" if math.isfinite(t) else
+                       f"cannot launch ({gemm_config.problem_kind(gemm_config.launch_problem(config, table.gpu))})")
+            lines.append(f"{field:>10} = {value:<4} {verdict}")
+    return lines
+
+
+def headline(table: TimeTable, shape_list: list[Shape], train: list[Shape], test: list[Shape]) -> list[str]:
+    """Return the notebook's observations on the oracle's headroom and the distance to the roofline (computed)."""
+    gains = {s: table.time(expert.expert_config(s), s) / table.oracle(s)[1] for s in shape_list}
+    big = sorted((g, s.label()) for s, g in gains.items() if g > 1.05)[::-1]
+    log_total = sum(math.log(g) for g in gains.values())
+    top5 = sum(math.log(g) for g, _ in big[:5])
+    by_regime = closeness_by_regime(table, shape_list)
+    decode = {s.name: table.roofline(s) / table.oracle(s)[1] for s in shape_list if s.M == min(x.M for x in shape_list)}
+    far, near = min(decode, key=decode.get), max(decode, key=decode.get)
+    return [
+        f"oracle speedup over the expert: {oracle_speedup(table, shape_list):.3f}x on all {len(shape_list)} shapes "
+        f"(train {oracle_speedup(table, train):.3f}x, test {oracle_speedup(table, test):.3f}x)",
+        f"concentrated: {len(big)} of {len(shape_list)} shapes gain more than 5%; the top 5 ("
+        + ", ".join(f"{label} {g:.2f}x" for g, label in big[:5]) + f") carry {top5 / log_total:.0%} of the log-gain",
+        "oracle time as a share of the roofline (geometric mean): "
+        + ", ".join(f"{k} {v:.0%}" for k, v in by_regime.items()),
+        f"at M={min(x.M for x in shape_list)} the oracle gets {decode[far]:.0%} of the roofline on {far} and "
+        f"{decode[near]:.0%} on {near}",
+    ]
+
+
+def vllm_notes(ranks: list[VllmRank], gpu_sms: int, table: TimeTable) -> list[str]:
+    """Return one computed sentence per vLLM config: where it ranks and, if far from the top, the model's reason."""
+    notes = []
+    for r in ranks:
+        head = (f"M={r.shape.M}: vLLM's {r.config.short()} ranks {r.rank} of {r.n_launchable} "
+                f"({r.time_us / r.oracle_us:.2f}x the model's best)")
+        if r.time_us <= 1.05 * r.oracle_us:
+            notes.append(head + ": the model agrees it is (near) optimal")
+        else:
+            cost = gemm_cost.gemm_time(r.config, r.shape, table.gpu)
+            best = gemm_cost.gemm_time(r.oracle, r.shape, table.gpu)
+            notes.append(head + f": the model disagrees. vLLM's config is {cost.bound}-bound with {cost.blocks} blocks "
+                         f"for {gpu_sms} SMs and {r.config.num_stages} stages; the model prefers {r.oracle.short()} "
+                         f"({best.blocks} blocks, {best.bound}-bound)")
+    return notes

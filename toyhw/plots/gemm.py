@@ -59,7 +59,7 @@ def tile_map(table: TimeTable, shape: Shape, block_k: int, num_warps: int, num_s
             t = table.time(config, shape)
             if math.isfinite(t):
                 speed[i, j] = best / t
-                ax.text(j, i, f"{t:.3g}", ha="center", va="center", fontsize=8,
+                ax.text(j, i, f"{t:.0f}" if t >= 100 else f"{t:.3g}", ha="center", va="center", fontsize=8,
                         color="white" if best / t < 0.5 else "black")
             else:
                 kind = gemm_config.problem_kind(gemm_config.launch_problem(config, table.gpu))
@@ -165,3 +165,21 @@ def breakdown_bars(table: TimeTable, shape: Shape, configs: dict[str, GemmConfig
     ax.set_xlabel("time (us)")
     ax.set_xlim(0, 1.7 * max([longest, table.roofline(shape)]))
     return ax
+
+
+def launchability_bars(gpu_list: list, ax: Optional[Axes] = None) -> Axes:
+    """Plot, per GPU, how many configs launch and why the others cannot (stacked bars)."""
+    ax = new_axes(ax)
+    space = gemm_config.config_space()
+    kinds = ["launchable", "shared memory", "registers", "warp tiling"]
+    colors = {"launchable": "#2ca02c", **{k: shade for k, (_, shade) in REASON_HATCH.items()}}
+    bottoms = np.zeros(len(gpu_list))
+    counts = {k: np.zeros(len(gpu_list)) for k in kinds}
+    for i, gpu in enumerate(gpu_list):
+        for config in space:
+            kind = gemm_config.problem_kind(gemm_config.launch_problem(config, gpu)) or "launchable"
+            counts[kind][i] += 1
+    for kind in kinds:
+        ax.bar([g.name for g in gpu_list], counts[kind], bottom=bottoms, color=colors[kind], label=kind)
+        bottoms += counts[kind]
+    return finish(ax, f"Which of the {len(space)} configs can launch (first failing check)", "GPU", "configs")
