@@ -7,7 +7,9 @@ database entries with `.program` and `.times`). The mock models what matters for
   uniformly (no feedback), or uniformly among the worst 3;
 - with kernel knowledge it makes directed multi-field edits for the target: half the time it adopts the best config
   seen for the target, otherwise it writes a regime-appropriate config (toyhw.knowledge), which sometimes cannot launch
-  (an imperfect model); without knowledge ("small LLM") it changes one field by one step;
+  (an imperfect model); without knowledge ("small LLM") it changes one field by one step. Only best-seen feedback
+  carries a config (the one that ran fastest): a roofline is a bound, not a config, so with roofline feedback or none
+  the LLM can only write configs from knowledge;
 - some edits generalize, like real LLM code does ("for M between 513 and 768 ..."): they split a rule or add a rule for a
   neighbouring M range with a guessed config that no training shape may ever reach - how latent bad branches arise;
 - it can borrow the rule an inspiration uses for the target, when that inspiration is faster there.
@@ -98,7 +100,8 @@ class MockLLM:
 
     Attributes:
         knowledge: True = kernel knowledge (directed multi-field edits); False = single-field edits ("small LLM").
-        feedback: which ratio weights the target shape: "best" (vs_best), "roofline" (vs_roofline), None (uniform).
+        feedback: what the prompt compares each shape with: "best" (vs_best, with the best config seen: the LLM may
+            adopt it), "roofline" (vs_roofline: a bound, no config) or None (no per-shape results; uniform targets).
         focus: "weighted" (all shapes, weights 1/ratio - 1 + 0.05) or "worst3" (uniform among the 3 lowest ratios).
         use_inspirations: may borrow rules from inspirations.
         new_rules: may add or split rules; False = only the configs of the parent's existing rules change (the
@@ -155,7 +158,7 @@ class MockLLM:
             if j == i:
                 j = i - 1 if i > 0 else i + 1
             return dataclasses.replace(current, **{field: values[j]}), f"{field} {values[i]} -> {values[j]}"
-        if best != current and rng.random() < self.p_adopt:
+        if self.feedback == "best" and best != current and rng.random() < self.p_adopt:
             return best, f"use the fastest config seen there ({best.short()})"
         config, why = knowledge.suggest(shape.M, shape.N, shape.K, rng)
         return config, why

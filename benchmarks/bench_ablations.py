@@ -1,0 +1,82 @@
+"""Benchmark lecture 14: the full ablation (9 variants x 5 seeds x 1000 programs), the other demos, widget redraws.
+
+Run: .venv/bin/python benchmarks/bench_ablations.py   (prints a Markdown table; figures are medians of repeats)
+The target: `python -m toyhw ablations` under 10 s serially on a 2-core machine (the seed's own run took ~50 s).
+"""
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from typing import Callable
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from toyhw import ablations  # noqa: E402
+
+
+def median_seconds(run: Callable[[], object], repeats: int = 3, setup: Callable[[], object] = lambda: None) -> float:
+    """Return the median wall time of `run` over `repeats` calls, `setup` before each."""
+    times = []
+    for _ in range(repeats):
+        setup()
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def clear_caches() -> None:
+    """Empty the demo caches (the time table stays cached: it belongs to the GEMM model's benchmark)."""
+    for cached in (ablations.run_one, ablations.targeting, ablations.branch_row):
+        cached.cache_clear()
+
+
+def cli_seconds(*args: str) -> float:
+    """Return the wall time of `python -m toyhw ARGS --json` in a fresh process (output discarded)."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "toyhw", *args, "--json"], check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def measurements() -> list[tuple[str, float]]:
+    """Return (what, seconds) for each lecture-14 measurement."""
+    ablations.context()
+    rows = [
+        ("`python -m toyhw ablations` (9 variants x 5 seeds x 1000 programs), fresh process",
+         statistics.median(cli_seconds("ablations") for _ in range(3))),
+        ("ablation study in process, cold run caches (45 runs)",
+         median_seconds(lambda: ablations.ablation_study(), 3, clear_caches)),
+        ("one run (full, seed 0, 1000 programs)",
+         median_seconds(lambda: ablations.run_one("full", 0, 1000), 5, clear_caches)),
+        ("`python -m toyhw branches` (2 x 5 runs x 1000 programs), fresh process", cli_seconds("branches")),
+        ("`python -m toyhw targeting` (300 programs), fresh process", cli_seconds("targeting")),
+    ]
+    try:
+        from toyhw.panels import evolution as panels  # noqa: E402
+        from toyhw.panels.common import output_area, redraw  # noqa: E402
+    except ImportError:
+        return rows
+    ablations.ablation_study()
+    out = output_area()
+    rows.append(("ablation panel redraw (9 variants, budget 1000, 5 seeds), warm cache",
+                 median_seconds(lambda: redraw(out, lambda: panels.ablation_figure(
+                     list(ablations.SEEDS and __import__('toyhw.variants').variants.SEED_VARIANTS), 1000, 5)), 5)))
+    rows.append(("ablation panel redraw (3 variants, budget 300, 3 seeds), warm cache",
+                 median_seconds(lambda: redraw(out, lambda: panels.ablation_figure(
+                     ["full", "small_llm", "no_evolution"], 300, 3)), 5)))
+    return rows
+
+
+def main() -> None:
+    """Print the measurements as a Markdown table."""
+    print("| measurement | seconds |\n|---|---|")
+    for what, seconds in measurements():
+        print(f"| {what} | {seconds:.3f} |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
