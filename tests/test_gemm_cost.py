@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
-from toyhw import gemm_cost, gpu, shapes
+from toyhw import gemm_config, gemm_cost, gpu, shapes
 from toyhw.gemm_config import GemmConfig
 from toyhw.shapes import Shape
 
@@ -85,3 +86,36 @@ def test_launch_overhead_and_roofline_formula():
     small = shapes.layer_shape("8B gate_up", 1)
     assert gemm_cost.roofline_us(small, H100) == pytest.approx(
         2 * (4096 + 4096 * 28672 + 28672) / 3.35e12 * 1e6)
+
+
+def test_littles_law_deep_pipelines_keep_enough_bytes_in_flight_at_decode():
+    """112 blocks with one 10 KB stage in flight each cannot cover bandwidth x latency; 4 stages in flight can,
+    and so can one stage 4x deeper in K."""
+    shape = shapes.layer_shape("70B/8 gate_up", 1)
+    shallow = gemm_cost.gemm_time(GemmConfig(16, 64, 64, 4, 2), shape, H100)
+    deep = gemm_cost.gemm_time(GemmConfig(16, 64, 64, 4, 5), shape, H100)
+    deep_k = gemm_cost.gemm_time(GemmConfig(16, 64, 256, 4, 2), shape, H100)
+    assert deep_k.bound == "dram"
+    assert shallow.bound == "latency" and deep.bound in ("dram", "sm_load")
+    assert shallow.time_us > 2 * deep.time_us
+
+
+def test_l2_reuse_between_blocks_in_flight():
+    """Blocks running side by side share A and B tiles through L2: DRAM sees far fewer bytes than the loads."""
+    shape = shapes.layer_shape("8B gate_up", 8192)
+    config = GemmConfig(128, 256, 64, 8, 3)
+    cost = gemm_cost.gemm_time(config, shape, H100)
+    a, b, c = 2 * shape.M * shape.K, 2 * shape.K * shape.N, 2 * shape.M * shape.N
+    every_load = a * (shape.N // 256) + b * (shape.M // 128) + c
+    assert a + b + c < cost.dram_bytes < 0.2 * every_load
+
+
+def test_no_config_beats_the_roofline_on_random_shapes():
+    rng = np.random.default_rng(0)
+    configs = gemm_config.config_space()
+    cols = gemm_cost.config_arrays(configs, H100)
+    for _ in range(40):
+        M, N, K = (int(v) for v in rng.integers(1, 20_000, size=3))
+        shape = Shape("random", M, N, K)
+        times = gemm_cost.evaluate(cols, shape, H100)["time"] * 1e6
+        assert times.min() >= gemm_cost.roofline_us(shape, H100)
