@@ -20,9 +20,13 @@ def _oracle_speedup(table: TimeTable, shape_list: list[shapes.Shape]) -> float:
     return math.exp(sum(logs) / len(logs))
 
 
-@pytest.mark.parametrize("shape", [shapes.layer_shape("70B/8 qkv", 16), shapes.layer_shape("8B gate_up", 8192),
-                                   shapes.layer_shape("405B/8 down", 96)])
-def test_table_equals_the_scalar_model_entry_by_entry(table: TimeTable, shape: shapes.Shape):
+@pytest.mark.parametrize("gpu_name, shape", [
+    ("H100", shapes.layer_shape("70B/8 qkv", 16)), ("H100", shapes.layer_shape("8B gate_up", 8192)),
+    ("H100", shapes.layer_shape("405B/8 down", 96)), ("A100", shapes.layer_shape("8B o", 24)),
+    ("L40S", shapes.layer_shape("70B/8 down", 2048)),
+])
+def test_table_equals_the_scalar_model_entry_by_entry(gpu_name: str, shape: shapes.Shape):
+    table = TimeTable(gpu_name)
     row = table.row(shape)
     scalar = np.array([gemm_cost.gemm_time(c, shape, table.gpu).time_us for c in table.configs])
     np.testing.assert_array_equal(row, scalar)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import Callable
 
 from toyhw import expert, gemm_config, gemm_cost
 from toyhw.gemm_config import GemmConfig
@@ -174,7 +175,8 @@ def format_vllm(ranks: list[VllmRank]) -> str:
     return "\n".join(lines)
 
 
-def best_configs(table: TimeTable, layers: list[str], ms: tuple[int, ...], lookup) -> dict[str, list[GemmConfig]]:
+def best_configs(table: TimeTable, layers: list[str], ms: tuple[int, ...],
+                 lookup: Callable[[str, int], Shape]) -> dict[str, list[GemmConfig]]:
     """Return layer -> the oracle config at each M of `ms` (`lookup(name, M)` builds the Shape)."""
     return {name: [table.oracle(lookup(name, m))[0] for m in ms] for name in layers}
 
@@ -185,7 +187,10 @@ def expert_losses(table: TimeTable, shape_list: list[Shape], min_gain: float = 1
     for s in shape_list:
         config = expert.expert_config(s)
         t_exp, (best, t_best) = table.time(config, s), table.oracle(s)
-        if t_exp > min_gain * t_best:
+        if not math.isfinite(t_exp):
+            lines.append(f"{s.label():<20} expert {config.short():<22} cannot launch: "
+                         f"{gemm_config.launch_problem(config, table.gpu)}")
+        elif t_exp > min_gain * t_best:
             cost = gemm_cost.gemm_time(config, s, table.gpu)
             why = distance_reasons(cost, table.gpu.sms) or f"{cost.bound}-bound"
             best_bytes = gemm_cost.gemm_time(best, s, table.gpu).dram_bytes

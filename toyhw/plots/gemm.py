@@ -2,15 +2,16 @@
 from __future__ import annotations
 
 import math
-from typing import Optional
+from typing import Callable, Optional
 
 import matplotlib.colors as mcolors
 import numpy as np
 from matplotlib.axes import Axes
-from matplotlib.patches import Patch
+from matplotlib.patches import Patch, Rectangle
 
 from toyhw import expert, gemm_config, gemm_cost
 from toyhw.gemm_config import GemmConfig
+from toyhw.gpu import GPU
 from toyhw.plots.style import color_for, finish, new_axes
 from toyhw.shapes import Shape
 from toyhw.time_table import TimeTable
@@ -80,8 +81,7 @@ def tile_map(table: TimeTable, shape: Shape, block_k: int, num_warps: int, num_s
     return ax
 
 
-def _cell(i: int, j: int, color: str):
-    from matplotlib.patches import Rectangle
+def _cell(i: int, j: int, color: str) -> Rectangle:
     return Rectangle((j - 0.5, i - 0.5), 1, 1, color=color, zorder=2)
 
 
@@ -115,7 +115,7 @@ def padding_plot(ms: list[int], ax: Optional[Axes] = None) -> Axes:
     return finish(ax, "Padding: M is rounded up to a whole block", "M (tokens)", "share of the math wasted on padding")
 
 
-def best_config_map(table: TimeTable, layers: list[str], ms: tuple[int, ...], lookup,
+def best_config_map(table: TimeTable, layers: list[str], ms: tuple[int, ...], lookup: Callable[[str, int], Shape],
                     ax: Optional[Axes] = None) -> Axes:
     """Plot the oracle's config for each layer (rows) and M (columns), shaded by tile area and labelled."""
     ax = new_axes(ax, figsize=(11.0, 4.6))
@@ -167,7 +167,7 @@ def breakdown_bars(table: TimeTable, shape: Shape, configs: dict[str, GemmConfig
     return ax
 
 
-def launchability_bars(gpu_list: list, ax: Optional[Axes] = None) -> Axes:
+def launchability_bars(gpu_list: list[GPU], ax: Optional[Axes] = None) -> Axes:
     """Plot, per GPU, how many configs launch and why the others cannot (stacked bars)."""
     ax = new_axes(ax)
     space = gemm_config.config_space()
