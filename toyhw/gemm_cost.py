@@ -7,7 +7,8 @@ of K in BLOCK_K steps, with `num_stages` steps of A and B tiles in flight in sha
 * **Waves**: blocks (tiles x split_k) are dealt round-robin to the SMs; the busiest SM gets ceil(blocks / SMs) of them,
   so 133 blocks on 132 SMs take about two waves.
 * **Per-SM time**: each k-step takes the longer of its tensor-core work (shared by the blocks co-resident on the SM)
-  and the load latency not hidden by the pipeline, `latency / (stages - 1)`. Tensor-core efficiency grows with the tile
+  and the load latency not hidden by the pipeline, `latency / (stages - 1)`: loads are issued `stages - 1` steps
+  ahead, so bytes in flight = blocks x (stages - 1) x tile bytes must cover bandwidth x latency (Little's law). Tensor-core efficiency grows with the tile
   (more reuse of each loaded byte), with warps up to 4 per SM sub-partition (16 per SM) and, on Hopper, needs 64-row
   warpgroup tiles of >= 4 warps (wgmma); otherwise the older mma instructions reach ~60% of peak.
 * **Loads into an SM** are capped at a few fair shares of bandwidth (L2 -> SM, 4x DRAM over all SMs as in Triton's
@@ -16,12 +17,15 @@ of K in BLOCK_K steps, with `num_stages` steps of A and B tiles in flight in sha
   as many block columns as fit; tiles they share come from L2, so A is read from DRAM once per group of columns and
   B once per group of rows. Plus C (or split-K's fp32 partial sums). Achieved bandwidth is at most 92% of peak
   (pytorch/ao's `roofline_utils.py`).
-* **Fixed costs**: the launch (~2 us), one memory latency to fill the pipeline and one to drain the last store, and for split-K a reduction kernel that
-  reads the partials and writes C.
+* **Overlap**: compute, the SM's loads and DRAM traffic overlap, but not perfectly: the main time is their 6-norm
+  (between the max, perfect overlap, and the sum, none), so a config whose other limits are close to its bottleneck
+  is a little slower.
+* **Fixed costs**: the launch (~2 us), one memory latency to fill the pipeline and one to drain the last store, and
+  for split-K a reduction kernel that reads the partials and writes C.
 
 Where the toy differs from a real GPU: no clock or power effects, no TMA multicast or clusters, no bank conflicts, one
-latency for every load, L2 reuse and per-SM bandwidth are constants, and compute and memory overlap perfectly. The
-same numpy formula serves one config (`gemm_time`) and the whole config space (`toyhw.time_table`), so the two agree
+latency for every load, L2 reuse and per-SM bandwidth follow fixed rules, and the overlap is one formula. The same
+numpy formula serves one config (`gemm_time`) and the whole config space (`toyhw.time_table`), so the two agree
 bit for bit.
 """
 from __future__ import annotations
