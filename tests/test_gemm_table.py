@@ -100,7 +100,8 @@ def test_one_field_steps_from_the_oracle_are_mostly_unlaunchable_or_slower(table
             for value in values:
                 if value != getattr(best, field):
                     total += 1
-                    worse += not table.time(gemm_config.GemmConfig(**{**best.as_dict(), field: value}), shape) <= 1.02 * t
+                    step = gemm_config.GemmConfig(**{**best.as_dict(), field: value})
+                    worse += not table.time(step, shape) <= 1.02 * t
     assert worse / total > 0.7
 
 

@@ -24,7 +24,7 @@ FIELDS: dict[str, tuple[int, ...]] = {
     "split_k": (1, 2, 4, 8),
 }
 BYTES_PER_ELEMENT = 2  # bf16 operands
-REG_OVERHEAD = 40  # registers per thread besides the accumulator (addresses, loop state, operand fragments): a toy figure
+REG_OVERHEAD = 40  # registers per thread besides the accumulator (addresses, loop state, fragments): a toy figure
 MIN_WARP_TILE = 16 * 16  # accumulator elements per warp: Inductor caps warps at BM * BN // 256
 
 

@@ -8,7 +8,8 @@ of K in BLOCK_K steps, with `num_stages` steps of A and B tiles in flight in sha
   so 133 blocks on 132 SMs take about two waves.
 * **Per-SM time**: each k-step takes the longer of its tensor-core work (shared by the blocks co-resident on the SM)
   and the load latency not hidden by the pipeline, `latency / (stages - 1)`: loads are issued `stages - 1` steps
-  ahead, so bytes in flight = blocks x (stages - 1) x tile bytes must cover bandwidth x latency (Little's law). Tensor-core efficiency grows with the tile
+  ahead, so bytes in flight = blocks x (stages - 1) x tile bytes must cover bandwidth x latency (Little's law).
+  Tensor-core efficiency grows with the tile
   (more reuse of each loaded byte), with warps up to 4 per SM sub-partition (16 per SM) and, on Hopper, needs 64-row
   warpgroup tiles of >= 4 warps (wgmma); otherwise the older mma instructions reach ~60% of peak.
 * **Loads into an SM** are capped at a few fair shares of bandwidth (L2 -> SM, 4x DRAM over all SMs as in Triton's
@@ -175,7 +176,8 @@ def gemm_time(config: GemmConfig, shape: Shape, gpu: GPU) -> GemmCost:
     return GemmCost(
         time_us=float(v["time"][0] * us) if reason is None else math.inf, reason=reason,
         launch_us=gpu.launch_s * us, fill_us=FILL_LATENCIES * LATENCY_S * us, compute_us=float(v["compute"][0] * us),
-        latency_us=float(v["latency"][0] * us), sm_load_us=float(v["sm_load"][0] * us), dram_us=float(v["dram"][0] * us),
+        latency_us=float(v["latency"][0] * us), sm_load_us=float(v["sm_load"][0] * us),
+        dram_us=float(v["dram"][0] * us),
         reduction_us=float(v["reduction"][0] * us), bound=_bound(v, 0), blocks=int(v["blocks"][0]),
         waves=int(v["waves"][0]), occupancy=int(cols["occupancy"][0]), padding_waste=float(v["padding_waste"][0]),
         dram_bytes=float(v["dram_bytes"][0]), efficiency=float(v["efficiency"][0]),

@@ -182,7 +182,7 @@ def best_configs(table: TimeTable, layers: list[str], ms: tuple[int, ...],
 
 
 def expert_losses(table: TimeTable, shape_list: list[Shape], min_gain: float = 1.05) -> list[str]:
-    """Return one line per shape where the oracle beats the expert by more than `min_gain`, with the expert's problem."""
+    """Return one line per shape where the oracle beats the expert by over `min_gain`, with the expert's problem."""
     lines = []
     for s in shape_list:
         config = expert.expert_config(s)

@@ -36,7 +36,7 @@ class TimeTable:
         return self._index[config]
 
     def row(self, shape: Shape) -> np.ndarray:
-        """Return the times (us, math.inf where unlaunchable) of all configs on `shape`, read-only, in `configs` order."""
+        """Return the times (us, math.inf where unlaunchable) of all configs on `shape`, read-only, `configs` order."""
         row = self._rows.get(shape)
         if row is None:
             row = gemm_cost.evaluate(self._cols, shape, self.gpu)["time"] * 1e6

@@ -14,7 +14,8 @@ HELP = "roofline, expert and oracle configs of one GEMM shape on one GPU (the le
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the GPU, the layer and the token count M."""
     parser.add_argument("--gpu", default="H100", help=f"GPU name (default H100; known: {', '.join(gpu_names())})")
-    parser.add_argument("--layer", default="70B/8 qkv", help='layer name from data/llm_layers.csv (default "70B/8 qkv")')
+    parser.add_argument("--layer", default="70B/8 qkv",
+                        help='layer name from data/llm_layers.csv (default "70B/8 qkv")')
     parser.add_argument("--m", type=int, default=16, help="tokens M (default 16)")
 
 
@@ -63,5 +64,6 @@ def render(result: dict) -> str:
             f"{'cannot launch':>13}: {entry['reason']}")
         lines.append(f"  {who:<8}  {timing}  {_config_text(entry['config'])}")
     if result["expert"]["time_us"] is not None:
-        lines.append(f"  oracle speedup over the expert: {result['expert']['time_us'] / result['oracle']['time_us']:.2f}x")
+        speedup = result["expert"]["time_us"] / result["oracle"]["time_us"]
+        lines.append(f"  oracle speedup over the expert: {speedup:.2f}x")
     return "\n".join(lines)

@@ -47,9 +47,10 @@ def gemm_panel(gpu: str = "H100", layer: str = "70B/8 qkv", M: int = 16,
     m_slider = widgets.FloatLogSlider(value=M, base=2, min=0, max=14, step=0.25, description="M (tokens)",
                                       readout_format=".0f", continuous_update=False)
     fields = {
-        "block_m": _choice("block_m", config.block_m, "BLOCK_M"), "block_n": _choice("block_n", config.block_n, "BLOCK_N"),
-        "block_k": _choice("block_k", config.block_k, "BLOCK_K"), "num_warps": _choice("num_warps", config.num_warps,
-                                                                                       "warps"),
+        "block_m": _choice("block_m", config.block_m, "BLOCK_M"),
+        "block_n": _choice("block_n", config.block_n, "BLOCK_N"),
+        "block_k": _choice("block_k", config.block_k, "BLOCK_K"),
+        "num_warps": _choice("num_warps", config.num_warps, "warps"),
         "num_stages": _choice("num_stages", config.num_stages, "stages"),
         "split_k": _choice("split_k", config.split_k, "split_k"),
     }
