@@ -33,8 +33,10 @@ def main() -> None:
         config, shape = pairs[i % len(pairs)]
         table.time(config, shape)
     lookup = (time.perf_counter() - start) / n_lookups
-    print(f"{args.gpu}: {len(table.configs)} configs x {len(lecture)} shapes = {len(table.configs) * len(lecture):,} times")
-    print(f"full table + oracles: best {min(builds) * 1e3:.1f} ms, median {sorted(builds)[len(builds) // 2] * 1e3:.1f} ms"
+    n_times = len(table.configs) * len(lecture)
+    median = sorted(builds)[len(builds) // 2]
+    print(f"{args.gpu}: {len(table.configs)} configs x {len(lecture)} shapes = {n_times:,} times")
+    print(f"full table + oracles: best {min(builds) * 1e3:.1f} ms, median {median * 1e3:.1f} ms"
           f" over {args.repeat} fresh builds")
     print(f"TimeTable.time lookup: {lookup * 1e9:.0f} ns per call ({n_lookups:,} calls)")
 
