@@ -1,0 +1,40 @@
+"""Lecture 14's widget panels build, redraw when a control moves, and show errors instead of half-drawing."""
+import ipywidgets as widgets
+
+from toyhw.panels import evolution as panels
+
+
+def _find(widget, kind):
+    found = [widget] if isinstance(widget, kind) else []
+    for child in getattr(widget, "children", ()):
+        found += _find(child, kind)
+    return found
+
+
+def _drawn(out):
+    return out.outputs and "Error" not in str(out.outputs)
+
+
+def test_ablation_panel_redraws_when_budget_moves_and_reports_an_empty_selection():
+    panel = panels.ablation_panel(["full", "small_llm"], budget=300, n_seeds=3)
+    (out,) = _find(panel, widgets.Output)
+    budget = next(s for s in _find(panel, widgets.IntSlider) if s.description == "budget")
+    budget.value = 500
+    assert _drawn(out)
+    (select,) = _find(panel, widgets.SelectMultiple)
+    select.value = ()
+    assert "variants is empty" in str(out.outputs)
+
+
+def test_feedback_panel_redraws_when_budget_moves():
+    panel = panels.feedback_panel(seed=0, budget=100)
+    (out,) = _find(panel, widgets.Output)
+    next(s for s in _find(panel, widgets.IntSlider) if s.description == "budget").value = 150
+    assert _drawn(out)
+
+
+def test_branches_panel_redraws_when_seeds_move():
+    panel = panels.branches_panel(first_seed=0, n_seeds=1, budget=200)
+    (out,) = _find(panel, widgets.Output)
+    next(s for s in _find(panel, widgets.IntSlider) if s.description == "seeds").value = 2
+    assert _drawn(out)

@@ -1,0 +1,99 @@
+"""Widget panels of lecture 14: the ablation curves, where feedback points, latent bad branches.
+
+The ablation panel never recomputes: every variant x seed runs once at the full budget (cached) and a redraw only slices
+the stored histories, so moving the budget or the number of seeds redraws at plotting speed.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
+
+from toyhw import ablations, variants
+from toyhw.panels.common import connect, output_area, redraw
+from toyhw.plots import evolution as evolution_plots
+
+
+def full_study() -> ablations.AblationStudy:
+    """Return every variant x the five seeds at the full budget (cached by toyhw.ablations)."""
+    return ablations.ablation_study(variants.available(), ablations.SEEDS, ablations.BUDGET)
+
+
+def ablation_figure(chosen: Sequence[str], budget: int, n_seeds: int) -> Figure:
+    """Return score against proposed programs for `chosen` variants, cut to `budget` programs and `n_seeds` seeds."""
+    if not 1 <= budget <= ablations.BUDGET:
+        raise ValueError(f"budget = {budget} is not allowed; it must be between 1 and {ablations.BUDGET}")
+    if not 1 <= n_seeds <= len(ablations.SEEDS):
+        raise ValueError(f"n_seeds = {n_seeds} is not allowed; it must be between 1 and {len(ablations.SEEDS)}")
+    ax = evolution_plots.score_vs_programs(full_study(), list(chosen), budget, n_seeds,
+                                           all_variants=variants.available())
+    return ax.figure
+
+
+def ablation_panel(chosen: Sequence[str] = variants.SEED_VARIANTS, budget: int = ablations.BUDGET,
+                   n_seeds: int = len(ablations.SEEDS)) -> widgets.Widget:
+    """Return a variant multi-select, a budget slider and a seeds slider above the score-vs-programs plot."""
+    names = variants.available()
+    select = widgets.SelectMultiple(options=names, value=tuple(chosen), description="variants", rows=len(names))
+    budget_slider = widgets.IntSlider(value=budget, min=50, max=ablations.BUDGET, step=50, description="budget",
+                                      continuous_update=False)
+    seeds_slider = widgets.IntSlider(value=n_seeds, min=1, max=len(ablations.SEEDS), description="seeds",
+                                     continuous_update=False)
+    out = output_area()
+
+    def update() -> None:
+        redraw(out, lambda: ablation_figure(select.value, budget_slider.value, seeds_slider.value))
+
+    connect([select, budget_slider, seeds_slider], update)
+    update()
+    return widgets.VBox([widgets.HBox([select, widgets.VBox([budget_slider, seeds_slider])]), out])
+
+
+def feedback_figure(seed: int, budget: int) -> Figure:
+    """Return per-shape vs_roofline / vs_best (top) and where each weighting sends proposals (bottom)."""
+    t = ablations.targeting(seed, budget)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(11, 8), layout="constrained", sharex=True)
+    evolution_plots.feedback_bars(t.rows, ax=top)
+    evolution_plots.target_weights(t.rows, ax=bottom)
+    top.set_title(f"Seed {seed}, after {budget} programs: " + top.get_title())
+    return fig
+
+
+def feedback_panel(seed: int = 0, budget: int = 300) -> widgets.Widget:
+    """Return seed and budget controls above the per-shape feedback figure."""
+    seed_box = widgets.BoundedIntText(value=seed, min=0, max=10**6, description="seed")
+    budget_slider = widgets.IntSlider(value=budget, min=50, max=2000, step=50, description="budget",
+                                      continuous_update=False)
+    out = output_area("820px")
+
+    def update() -> None:
+        redraw(out, lambda: feedback_figure(seed_box.value, budget_slider.value))
+
+    connect([seed_box, budget_slider], update)
+    update()
+    return widgets.VBox([widgets.HBox([seed_box, budget_slider]), out])
+
+
+def branches_figure(seeds: Sequence[int], budget: int) -> Figure:
+    """Return demo 3's counts per seed for runs without the branch check (the check's total in the title)."""
+    demo = ablations.branches(tuple(seeds), budget)
+    return evolution_plots.branch_counts(demo["checked"], demo["unchecked"]).figure
+
+
+def branches_panel(first_seed: int = 0, n_seeds: int = 5, budget: int = ablations.BUDGET) -> widgets.Widget:
+    """Return first seed, number of seeds and budget controls above demo 3's counts."""
+    seed_box = widgets.BoundedIntText(value=first_seed, min=0, max=10**6, description="first seed")
+    count = widgets.IntSlider(value=n_seeds, min=1, max=8, description="seeds", continuous_update=False)
+    budget_slider = widgets.IntSlider(value=budget, min=100, max=2000, step=100, description="budget",
+                                      continuous_update=False)
+    out = output_area()
+
+    def update() -> None:
+        seeds = tuple(range(seed_box.value, seed_box.value + count.value))
+        redraw(out, lambda: branches_figure(seeds, budget_slider.value))
+
+    connect([seed_box, count, budget_slider], update)
+    update()
+    return widgets.VBox([widgets.HBox([seed_box, count, budget_slider]), out])
