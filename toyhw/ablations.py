@@ -17,7 +17,7 @@ from toyhw import variants as variants_lib
 from toyhw.evaluator import Evaluator, ShapeTimes, geomean_speedup, oracle_speedup
 from toyhw.evolve import LineageStep, evolve
 from toyhw.programs import Program, simplify
-from toyhw.time_table import TimeTable
+from toyhw.time_table import TimeTable, shared_table
 
 MARKS = (50, 100, 300, 1000)
 """Where the seed's table reads the curves (number of proposed programs)."""
@@ -47,7 +47,7 @@ class Context:
 @functools.lru_cache(maxsize=None)
 def context() -> Context:
     """Return the (cached) problem: time table, train/test split, new shapes, oracle scores."""
-    table = TimeTable("H100")
+    table = shared_table("H100")
     train, test = shapes_lib.split_shapes(shapes_lib.all_shapes())
     return Context(table, tuple(train), tuple(test), tuple(shapes_lib.new_shapes()),
                    oracle_speedup(train, table), oracle_speedup(test, table))
