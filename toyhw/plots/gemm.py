@@ -183,3 +183,28 @@ def launchability_bars(gpu_list: list[GPU], ax: Optional[Axes] = None) -> Axes:
         ax.bar([g.name for g in gpu_list], counts[kind], bottom=bottoms, color=colors[kind], label=kind)
         bottoms += counts[kind]
     return finish(ax, f"Which of the {len(space)} configs can launch (first failing check)", "GPU", "configs")
+
+
+def bandwidth_plot(table: TimeTable, shape: Shape, ax: Optional[Axes] = None) -> Axes:
+    """Plot each launchable config's achieved bandwidth (A + B + C bytes over its main time) against its block count.
+
+    Few blocks cannot pull full bandwidth (each SM gets a few fair shares), and shallow pipelines cannot keep enough
+    bytes in flight (Little's law), so the cloud rises with blocks and with stages up to the 92% ceiling.
+    """
+    ax = new_axes(ax)
+    details = table.details(shape)
+    ok = table.launchable
+    useful = 2.0 * (shape.M * shape.K + shape.K * shape.N + shape.M * shape.N)
+    stages = np.array([c.num_stages for c in table.configs])
+    names = [str(s) for s in gemm_config.FIELDS["num_stages"]]
+    for st in gemm_config.FIELDS["num_stages"]:
+        pick = ok & (stages == st)
+        ax.scatter(details["blocks"][pick], useful / details["main"][pick] / 1e12, s=6, alpha=0.5,
+                   color=color_for(str(st), names), label=f"{st} stages")
+    peak = table.gpu.hbm_bytes_per_s / 1e12
+    ax.axhline(peak, color="black", lw=1, label=f"peak {peak:.2f} TB/s")
+    ax.axhline(gemm_cost.BW_EFFICIENCY * peak, color="black", ls="--", lw=1, label="reachable (92%)")
+    ax.axvline(table.gpu.sms, color="gray", ls=":", lw=1)
+    ax.set_xscale("log", base=2)
+    return finish(ax, f"{shape.label()}: achieved bandwidth of every config", "blocks launched (tiles x split_k)",
+                  "bytes / main time (TB/s)")
