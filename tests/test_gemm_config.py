@@ -74,3 +74,5 @@ def test_shapes():
     assert shapes.layer_shape("405B/8 down", 8) == shapes.Shape("405B/8 down", 8, 16384, 6656)
     with pytest.raises(KeyError, match="known layers"):
         shapes.layer_shape("9B qkv", 1)
+    with pytest.raises(ValueError, match=r"Shape.K = 0 is not allowed"):
+        shapes.Shape("x", 1, 16, 0)

@@ -29,6 +29,10 @@ class Shape:
     K: int
 
     def __post_init__(self) -> None:
+        for field in ("M", "N", "K"):
+            value = getattr(self, field)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"Shape.{field} = {value!r} is not allowed; it must be an integer >= 1")
         # cached: shapes are dict keys of every per-shape cache, hashed millions of times by the evolution loop
         object.__setattr__(self, "_hash", hash((self.name, self.M, self.N, self.K)))
 
