@@ -141,16 +141,18 @@ def branches_observations(demo: dict[str, list[BranchRow]]) -> list[str]:
     return notes
 
 
-def stuck_frame(t: Targeting, table, limit: int = 6) -> pd.DataFrame:
+def stuck_frame(t: Targeting, table, limit: int = 6, max_m: int | None = None) -> pd.DataFrame:
     """Return why the stuck shapes farthest from their roofline stay there: the oracle config's time, broken down.
 
     For each stuck shape (vs_best > STUCK) with the lowest vs_roofline: the roofline, the best possible time (the
     oracle), and the parts of it the roofline ignores - the launch and pipeline fill/drain latencies, split-K's
-    reduction, padding waste, and how many blocks there are for the 132 SMs.
+    reduction, padding waste, and how many blocks there are for the 132 SMs. `max_m` keeps shapes with M <= max_m
+    (16: the decode shapes).
     """
     from toyhw import gemm_cost
 
-    stuck = sorted((r for r in t.rows if r.vs_best > ablations.STUCK), key=lambda r: r.vs_roofline)[:limit]
+    stuck = sorted((r for r in t.rows if r.vs_best > ablations.STUCK and (max_m is None or r.shape.M <= max_m)),
+                   key=lambda r: r.vs_roofline)[:limit]
     rows = []
     for r in stuck:
         config, best = table.oracle(r.shape)
@@ -164,3 +166,48 @@ def stuck_frame(t: Targeting, table, limit: int = 6) -> pd.DataFrame:
                      "blocks": cost.blocks, "padding waste": f"{cost.padding_waste:.0%}",
                      "oracle config": config.short()})
     return pd.DataFrame(rows)
+
+
+def targeting_observations(t: Targeting, table) -> list[str]:
+    """Return observations on demo 2, computed from the per-shape feedback and the cost model's breakdown."""
+    from toyhw import gemm_cost
+
+    share = t.share_on_stuck
+    n = len(t.rows)
+    notes = [f"{t.n_stuck} of {n} training shapes have no known improvement after {t.budget} programs (vs_best > "
+             f"{ablations.STUCK}). Drawing targets with weights 1/ratio - 1 + 0.05, roofline weighting sends "
+             f"{share['roofline']:.0%} of the proposals to them, best-seen weighting {share['best']:.0%}."]
+    stuck_top = [r for r in t.top_roofline if r.vs_best > ablations.STUCK]
+    notes.append(f"The two top-5 lists share {t.overlap_top5} shape(s). Of roofline's top 5, {len(stuck_top)} "
+                 + ("are" if len(stuck_top) != 1 else "is") + " already at the best config seen"
+                 + (f" ({', '.join(r.shape.label() for r in stuck_top)})" if stuck_top else "") + ".")
+    gaps = []
+    for r in sorted((r for r in t.rows if r.vs_best > ablations.STUCK), key=lambda r: r.vs_roofline)[:3]:
+        config, best = table.oracle(r.shape)
+        cost = gemm_cost.gemm_time(config, r.shape, table.gpu)
+        fixed = cost.launch_us + cost.fill_us + cost.reduction_us
+        gaps.append(f"{r.shape.label()}: even the oracle reaches only {table.roofline(r.shape) / best:.2f} of the "
+                    f"roofline; launch, pipeline fill/drain and split-K reduction take {fixed:.1f} of its "
+                    f"{best:.1f} us, and it is {cost.bound}-bound with {cost.blocks} blocks for "
+                    f"{table.gpu.sms} SMs")
+    decode = [r for r in t.rows if r.shape.M <= 16]
+    stuck_decode = [r for r in decode if r.vs_best > ablations.STUCK]
+    if stuck_decode:
+        fixed_share, reach, bounds, blocks = [], [], [], []
+        for r in stuck_decode:
+            config, best = table.oracle(r.shape)
+            cost = gemm_cost.gemm_time(config, r.shape, table.gpu)
+            fixed_share.append((cost.launch_us + cost.fill_us + cost.reduction_us) / best)
+            reach.append(table.roofline(r.shape) / best)
+            bounds.append(cost.bound)
+            blocks.append(cost.blocks)
+        common = max(sorted(set(bounds)), key=bounds.count)
+        notes.append(f"{len(stuck_decode)} of the {len(decode)} decode shapes (M <= 16) are stuck. The best config "
+                     f"reaches {min(reach):.2f}-{max(reach):.2f} of their roofline: the fixed costs (launch, pipeline "
+                     f"fill/drain, split-K reduction) are {min(fixed_share):.0%}-{max(fixed_share):.0%} of the best "
+                     f"time; {bounds.count(common)} of them are {common}-bound, with {min(blocks)}-{max(blocks)} "
+                     f"blocks for {table.gpu.sms} SMs.")
+    if gaps:
+        notes.append("Why the stuck shapes farthest from the roofline stay there (the cost model's breakdown of the best "
+                     "config): " + "; ".join(gaps) + ". Distance to the roofline is not distance to a better config.")
+    return notes
