@@ -78,3 +78,21 @@ def test_branch_check_keeps_latent_bad_branches_out():
     assert sum(r.crash_new_shapes for r in unchecked) > 0
     for r in checked:
         assert (r.added_bad_branch, r.db_bad_branch, r.crash_new_shapes, r.best_has_bad_branch) == (0, 0, 0, False)
+
+
+def test_the_same_findings_hold_on_the_notebooks_seeds_0_to_4():
+    study = ablations.ablation_study(variants.SEED_VARIANTS, ablations.SEEDS, 1000)
+    med = medians(study)
+    assert med["no_evolution"] <= min(med.values()) + 0.005
+    assert med["small_llm"] < med["full"] - 0.02
+    assert med["full"] > med["fb_roofline"] and med["full"] > med["no_feedback"]
+    assert all(max(r.final for r in runs) < study.oracle_train for runs in study.runs.values())
+    demo = ablations.branches(ablations.SEEDS, 1000)
+    assert sum(r.crash_new_shapes for r in demo["unchecked"]) > 0
+    assert sum(r.added_bad_branch + r.crash_new_shapes for r in demo["checked"]) == 0
+
+
+@pytest.mark.parametrize("seed", [0, 10, 11, 12, 13])
+def test_roofline_weighting_sends_more_proposals_to_stuck_shapes(seed):
+    share = ablations.targeting(seed, 300).share_on_stuck
+    assert share["roofline"] > share["best"]

@@ -265,3 +265,34 @@ def branches(seeds: Sequence[int] = SEEDS, budget: int = BUDGET) -> dict[str, li
     """Return demo 3: {"checked": rows, "unchecked": rows}, one row per seed."""
     return {"checked": [branch_row(s, budget, True) for s in seeds],
             "unchecked": [branch_row(s, budget, False) for s in seeds]}
+
+
+@dataclass(frozen=True)
+class Crash:
+    """A shape on which a program's chosen config cannot launch.
+
+    Attributes:
+        shape: the shape; line: the source line of the branch that decides it (in `render(program)`);
+        config: the config that branch returns; reason: why it cannot launch.
+    """
+
+    shape: shapes_lib.Shape
+    line: int
+    config: str
+    reason: str
+
+
+def crashes(program: Program, shapes: Sequence[shapes_lib.Shape]) -> list[Crash]:
+    """Return every shape of `shapes` on which `program` picks a config that cannot launch, with the branch's line."""
+    from toyhw import gemm_config
+    from toyhw.programs import branch_line, config_source, firing_rule
+
+    table = context().table
+    found = []
+    for shape in shapes:
+        index = firing_rule(program, shape.M, shape.N, shape.K)
+        config = program.rules[index].config if index < len(program.rules) else program.default
+        reason = gemm_config.launch_problem(config, table.gpu)
+        if reason is not None:
+            found.append(Crash(shape, branch_line(program, index), config_source(config), reason))
+    return found
