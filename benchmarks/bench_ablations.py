@@ -15,7 +15,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from toyhw import ablations  # noqa: E402
+from toyhw import ablations, variants  # noqa: E402
 
 
 def median_seconds(run: Callable[[], object], repeats: int = 3, setup: Callable[[], object] = lambda: None) -> float:
@@ -60,11 +60,12 @@ def measurements() -> list[tuple[str, float]]:
         from toyhw.panels.common import output_area, redraw  # noqa: E402
     except ImportError:
         return rows
-    ablations.ablation_study()
+    rows.append(("every variant x 5 seeds x 1000 programs (what notebook 04 computes once), cold",
+                 median_seconds(panels.full_study, 1, clear_caches)))
     out = output_area()
     rows.append(("ablation panel redraw (9 variants, budget 1000, 5 seeds), warm cache",
-                 median_seconds(lambda: redraw(out, lambda: panels.ablation_figure(
-                     list(ablations.SEEDS and __import__('toyhw.variants').variants.SEED_VARIANTS), 1000, 5)), 5)))
+                 median_seconds(lambda: redraw(out, lambda: panels.ablation_figure(variants.SEED_VARIANTS, 1000, 5)),
+                                5)))
     rows.append(("ablation panel redraw (3 variants, budget 300, 3 seeds), warm cache",
                  median_seconds(lambda: redraw(out, lambda: panels.ablation_figure(
                      ["full", "small_llm", "no_evolution"], 300, 3)), 5)))

@@ -1,4 +1,4 @@
-"""The evaluator: scores relative to the expert, the branch check, the cascade, per-shape feedback, kernel-run counts."""
+"""The evaluator: scores relative to the expert, branch check, cascade, per-shape feedback, kernel-run counts."""
 import math
 
 import numpy as np

@@ -75,3 +75,34 @@ def test_bad_budget_is_refused_naming_it(budget):
 
 def test_initial_program_is_the_expert_by_default():
     assert run(10).lineage[0].id == 0 and expert_program().n_rules() == 3
+
+
+def test_the_seed_drivers_code_runs_against_toyhw():
+    """The lecture script's own expressions (demo 1-3), with its imports from toyhw.alphaevolve, at a small budget."""
+    import math
+
+    from toyhw.alphaevolve import (LAYERS, Evaluator, MockLLM, Shape, TimeTable, all_shapes, choose, evolve,
+                                   geomean_speedup, oracle_speedup, render, simplify, split_shapes,
+                                   static_check_program)
+
+    shapes = all_shapes()
+    table = TimeTable()
+    for s in shapes:
+        table.oracle(s)
+    train, test = split_shapes(shapes)
+    extra = [Shape(n, M, N, K) for n, (N, K) in list(LAYERS.items()) + [("405B/8 qkv", (2560, 16384)),
+                                                                          ("405B/8 down", (16384, 6656))]
+             for M in (2, 8, 32, 96, 192, 384, 768, 1536, 3072, 6144)]
+    assert len(extra) == 100
+    for kw in ({}, {"llm": MockLLM(feedback="roofline")}, {"evolution": False}, {"n_islands": 1}, {"cascade": False}):
+        ev = Evaluator(train, table, check_all_branches=False)
+        out = evolve(ev, 60, seed=0, **kw)
+        bp, _ = out["best"]
+        assert len(out["history"]) == 60 and ev.bench_runs > 0 and simplify(bp).n_rules() >= 1
+        assert 0 < geomean_speedup(bp, test, table) < oracle_speedup(test, table) + 1
+        progs = [p for pop in out["db"].islands for p, _ in pop]
+        latent = sum(1 for p in progs if not static_check_program(render(p))[0])
+        crash = sum(1 for p in progs if any(not math.isfinite(table.time(choose(p, s), s)) for s in extra))
+        assert latent >= 0 and crash >= 0 and out["n_added"] >= out["n_added_bad_branch"] >= 0
+    fb = ev.per_shape(bp)
+    assert sorted(fb, key=lambda x: x["vs_roofline"])[0]["shape"].label()

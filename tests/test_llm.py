@@ -1,4 +1,4 @@
-"""The mock LLM: target choice by feedback, directed multi-field vs single-field edits, unlaunchable rate, descriptions."""
+"""The mock LLM: target choice by feedback, multi-field vs single-field edits, unlaunchable rate, descriptions."""
 import random
 
 import numpy as np

@@ -84,7 +84,7 @@ class Database:
         return parent, tuple(inspirations)
 
     def add(self, entry: Entry, island: int) -> bool:
-        """Add `entry` to `island` if it is new there and the island has room or a worse member; return True if added."""
+        """Add `entry` to `island` if it is new there and there is room or a worse member; return True if added."""
         if entry.program in self._members[island]:
             return False
         pop = self.islands[island]

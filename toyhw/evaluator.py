@@ -82,7 +82,8 @@ class EvalResult:
     Attributes:
         score: geometric-mean speedup over the expert on the training shapes, None if rejected.
         times: time per training shape (microseconds), None if rejected.
-        status: "ok", "bad branch" (static check), "crash" (a run failed to launch) or "cascade" (stage 1 not promising).
+        status: "ok", "bad branch" (static check), "crash" (a run failed to launch) or "cascade" (stage 1 not
+            promising).
         runs: kernel runs this evaluation cost.
     """
 

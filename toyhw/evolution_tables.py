@@ -69,7 +69,8 @@ def ablation_observations(study: AblationStudy) -> list[str]:
             parts = [f"{n} {med[n]:.3f} ({_compare(med[n], med['full'], max(spread['full'], spread[n]) / 2)} full)"
                      for n in feedback]
             notes.append(f"Feedback: full (weights on distance to the best seen) {med['full']:.3f}; " + "; ".join(parts)
-                         + ". Only best-seen feedback comes with a config to adopt; demo 2 shows where each key points.")
+                         + ". Only best-seen feedback comes with a config to adopt; demo 2 shows where each key "
+                         "points.")
         plumbing = [n for n in ("no_borrow", "one_island", "no_cascade", "no_meta_prompt") if n in med]
         if plumbing:
             lo, hi = _final(study, "full").min(), _final(study, "full").max()
@@ -134,10 +135,11 @@ def branches_observations(demo: dict[str, list[BranchRow]]) -> list[str]:
              f"cannot launch entered the database ({n} seeds together): no training shape reaches that branch, so the "
              f"score cannot see it. {sum(r.db_bad_branch for r in off)} are still in the final databases; in "
              f"{sum(r.best_has_bad_branch for r in off)} of {n} seeds the best program itself carries one.",
-             f"{sum(r.crash_new_shapes for r in off)} programs of the final databases fail to launch on at least one of "
-             "the 100 new shapes: the bug waits until an unseen shape walks into the branch.",
+             f"{sum(r.crash_new_shapes for r in off)} programs of the final databases fail to launch on at least one "
+             "of the 100 new shapes: the bug waits until an unseen shape walks into the branch.",
              f"With the check: {sum(r.added_bad_branch for r in on)} such programs added, "
-             f"{sum(r.crash_new_shapes for r in on)} crashes on new shapes. The check is static and costs no kernel run."]
+             f"{sum(r.crash_new_shapes for r in on)} crashes on new shapes. The check is static and costs no kernel "
+             "run."]
     return notes
 
 
@@ -208,6 +210,7 @@ def targeting_observations(t: Targeting, table) -> list[str]:
                      f"time; {bounds.count(common)} of them are {common}-bound, with {min(blocks)}-{max(blocks)} "
                      f"blocks for {table.gpu.sms} SMs.")
     if gaps:
-        notes.append("Why the stuck shapes farthest from the roofline stay there (the cost model's breakdown of the best "
-                     "config): " + "; ".join(gaps) + ". Distance to the roofline is not distance to a better config.")
+        notes.append("Why the stuck shapes farthest from the roofline stay there (the cost model's breakdown of the "
+                     "best config): " + "; ".join(gaps)
+                     + ". Distance to the roofline is not distance to a better config.")
     return notes

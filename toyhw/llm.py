@@ -10,8 +10,9 @@ database entries with `.program` and `.times`). The mock models what matters for
   (an imperfect model); without knowledge ("small LLM") it changes one field by one step. Only best-seen feedback
   carries a config (the one that ran fastest): a roofline is a bound, not a config, so with roofline feedback or none
   the LLM can only write configs from knowledge;
-- some edits generalize, like real LLM code does ("for M between 513 and 768 ..."): they split a rule or add a rule for a
-  neighbouring M range with a guessed config that no training shape may ever reach - how latent bad branches arise;
+- some edits generalize, like real LLM code does ("for M between 513 and 768 ..."): they split a rule or add a rule
+  for a neighbouring M range with a guessed config that no training shape may ever reach (how latent bad branches
+  arise);
 - it can borrow the rule an inspiration uses for the target, when that inspiration is faster there.
 
 Each proposal carries a one-line description, like an LLM's explanation of its diff.
@@ -149,7 +150,8 @@ class MockLLM:
         return rng.choices(names, weights=[mix[op] for op in names])[0]
 
     # ----- what config to write for a shape
-    def _directed(self, shape: Shape, current: GemmConfig, best: GemmConfig, rng: random.Random) -> tuple[GemmConfig, str]:
+    def _directed(self, shape: Shape, current: GemmConfig, best: GemmConfig,
+                  rng: random.Random) -> tuple[GemmConfig, str]:
         if not self.knowledge:
             field = rng.choice(tuple(FIELDS))
             values = FIELDS[field]

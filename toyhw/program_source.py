@@ -136,7 +136,8 @@ def parse(source: str) -> Program:
     except SyntaxError as err:
         raise ValueError(f"line {err.lineno}: syntax error: {err.msg}; {ALLOWED}") from None
     if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef):
-        raise _fail(tree.body[0] if tree.body else None, "the source must be exactly one function `def choose(M, N, K):`")
+        raise _fail(tree.body[0] if tree.body else None,
+                    "the source must be exactly one function `def choose(M, N, K):`")
     func = tree.body[0]
     args = func.args
     if (func.name != "choose" or [a.arg for a in args.args] != list(VARIABLES) or func.decorator_list or args.vararg

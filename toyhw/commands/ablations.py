@@ -15,7 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="comma-separated seeds (default 0,1,2,3,4)")
     parser.add_argument("--budget", type=int, default=ablations.BUDGET, help="proposed programs per run (default 1000)")
     parser.add_argument("--variants", type=name_list, default=list(variants.SEED_VARIANTS),
-                        help=f"comma-separated variants (default: the seed's nine; known: {','.join(variants.available())})")
+                        help="comma-separated variants (default: the seed's nine; known: "
+                             f"{','.join(variants.available())})")
 
 
 def run(args: argparse.Namespace) -> dict:

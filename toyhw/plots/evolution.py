@@ -63,7 +63,8 @@ def lineage(steps: Sequence[LineageStep], budget: int, ax: Optional[Axes] = None
                     textcoords="axes fraction", fontsize="x-small", ha="right",
                     arrowprops={"arrowstyle": "-", "color": "#aaaaaa", "lw": 0.6})
     ax.set_xlim(0, budget)
-    return finish(ax, f"Lineage of the best program: {len(steps) - 1} edits from the initial program", "proposal that created it",
+    return finish(ax, f"Lineage of the best program: {len(steps) - 1} edits from the initial program",
+                  "proposal that created it",
                   "training score", legend=False)
 
 
