@@ -1,9 +1,10 @@
 """Find every widget panel on a page (JupyterLab or Voila), move its controls like a person would, check it redrew.
 
-A panel is a top-level widget view that holds an Output (`.widget-output`): a toyhw panel (a VBox of controls plus an
-Output) or an `@interact`. Its controls are the sliders, dropdowns and selections in it, outside its Output. After each
-move the panel must redraw (fresh output nodes in its Output), show no error, and at least one move of each panel must
-change an image's `src`.
+A panel is a top-level widget view with controls in it: a toyhw panel (a VBox of controls plus an Output) or an
+`@interact`. Its controls are the sliders, dropdowns, selections, checkboxes and number boxes in it, outside its
+Output. After each move the panel must redraw and show no error: fresh output nodes in its Output, or, for a panel
+without an Output (an HTML card), a changed card. In a panel with a plot at least one move must change an image's
+`src`.
 """
 from __future__ import annotations
 
@@ -24,18 +25,21 @@ REDRAW_TIMEOUT = 60.0  # seconds for one redraw; toyhw panels take well under a 
 ERROR_LINE = re.compile(r"^\s*Error: [A-Za-z_][\w.]*(:|$)", re.MULTILINE)
 TRACEBACK = "Traceback (most recent call last)"
 
+_CONTROL_KINDS = """[['widget-slider', 'slider'], ['widget-select-multiple', 'select-multiple'],
+  ['widget-dropdown', 'dropdown'], ['widget-select', 'select'], ['widget-toggle-buttons', 'toggle'],
+  ['widget-radio', 'radio'], ['widget-checkbox', 'checkbox'], ['widget-text', 'number']]"""
+
 _FIND_PANELS = """() => {
+  const selector = KINDS.map(k => '.' + k[0]).join(', ');
   const tops = Array.from(document.querySelectorAll('.jupyter-widgets')).filter(el =>
-    !(el.parentElement && el.parentElement.closest('.jupyter-widgets')) && el.querySelector('.widget-output'));
+    !(el.parentElement && el.parentElement.closest('.jupyter-widgets')) && el.querySelector(selector));
   document.querySelectorAll('[data-toyhw-panel]').forEach(el => el.removeAttribute('data-toyhw-panel'));
   tops.forEach((el, i) => el.setAttribute('data-toyhw-panel', String(i)));
   return tops.length;
-}"""
+}""".replace("KINDS", _CONTROL_KINDS)
 
 _FIND_CONTROLS = """(panel) => {
-  const kinds = [['widget-slider', 'slider'], ['widget-select-multiple', 'select-multiple'],
-                 ['widget-dropdown', 'dropdown'], ['widget-select', 'select'], ['widget-toggle-buttons', 'toggle'],
-                 ['widget-radio', 'radio'], ['widget-checkbox', 'checkbox']];
+  const kinds = KINDS;
   const selector = kinds.map(k => '.' + k[0]).join(', ');
   const found = [];
   panel.querySelectorAll(selector).forEach(el => {
@@ -43,17 +47,16 @@ _FIND_CONTROLS = """(panel) => {
     if (el.parentElement.closest(selector)) return;
     if (el.matches('[disabled], .mod-disabled') || el.querySelector('[disabled]')) return;
     const kind = kinds.find(k => el.classList.contains(k[0]))[1];
+    if (kind === 'number' && !el.querySelector('input[type=number]')) return;  // free text is not a setting to move
     const label = el.querySelector('.widget-label');
     el.setAttribute('data-toyhw-control', String(found.length));
     found.push({index: found.length, kind, label: label ? label.innerText.trim() : ''});
   });
   return found;
-}"""
+}""".replace("KINDS", _CONTROL_KINDS)
 
 _MARK = """(panel) => {
-  const outs = panel.querySelectorAll('.widget-output .jp-OutputArea-output');
-  outs.forEach(el => el.setAttribute('data-toyhw-old', '1'));
-  return Array.from(panel.querySelectorAll('.widget-output img')).map(img => img.src);
+  panel.querySelectorAll('.widget-output .jp-OutputArea-output').forEach(el => el.setAttribute('data-toyhw-old', '1'));
 }"""
 
 _STATE = """(panel) => {
@@ -62,6 +65,8 @@ _STATE = """(panel) => {
     fresh: outs.filter(el => !el.hasAttribute('data-toyhw-old')).length,
     srcs: Array.from(panel.querySelectorAll('.widget-output img')).map(img => img.src),
     text: Array.from(panel.querySelectorAll('.widget-output')).map(el => el.innerText).join('\\n'),
+    outputs: panel.querySelectorAll('.widget-output').length,
+    cards: Array.from(panel.querySelectorAll('.widget-html, .widget-htmlmath')).map(el => el.innerHTML).join(''),
   };
 }"""
 
@@ -73,7 +78,7 @@ _PAGE_ERRORS = """() => {
   });
   found.push(['page', document.body.innerText]);
   return found;
-}"""
+}""".replace("KINDS", _CONTROL_KINDS)
 
 
 def notebooks() -> list[pathlib.Path]:
@@ -152,16 +157,31 @@ def _move(page: Page, panel: int, control: dict) -> str:
         radio = loc.locator("input[type=radio]:not(:checked)").first
         radio.click()
         return f"{name} -> another option"
-    checkbox = loc.locator("input[type=checkbox]")
-    checkbox.click()
-    return f"{name} -> {checkbox.is_checked()}"
+    if kind == "checkbox":
+        checkbox = loc.locator("input[type=checkbox]")
+        checkbox.click()
+        return f"{name} -> {checkbox.is_checked()}"
+    box = loc.locator("input[type=number]")  # an IntText / FloatText: type a new number, then Enter
+    before = box.input_value()
+    step = box.get_attribute("step")
+    after = str(float(before) + (float(step) if step and step != "any" else 1)).removesuffix(".0")
+    box.fill(after)
+    box.press("Enter")
+    return f"{name} {before} -> {after}"
 
 
-def _wait_redraw(page: Page, panel_loc, old_srcs: list[str], what: str) -> bool:
+def _wait_redraw(page: Page, panel_loc, old: dict, what: str) -> bool:
     """Wait until the panel has redrawn after a move and its output has settled; return whether an image changed."""
     deadline = time.monotonic() + REDRAW_TIMEOUT
     state = panel_loc.evaluate(_STATE)
-    while state["fresh"] == 0 and not ERROR_LINE.search(state["text"]):
+    old_cards = old["cards"]
+
+    def redrawn(now: dict) -> bool:
+        if now["outputs"]:
+            return now["fresh"] > 0 or bool(ERROR_LINE.search(now["text"]))
+        return now["cards"] != old_cards or not old_cards  # nothing to watch in a panel without Output or card
+
+    while not redrawn(state):
         if time.monotonic() > deadline:
             raise AssertionError(f"no redraw {REDRAW_TIMEOUT:.0f} s after moving {what}")
         page.wait_for_timeout(100)
@@ -175,7 +195,7 @@ def _wait_redraw(page: Page, panel_loc, old_srcs: list[str], what: str) -> bool:
     errors = [m.group(0).strip() for m in ERROR_LINE.finditer(state["text"])]
     if errors or TRACEBACK in state["text"]:
         raise AssertionError(f"moving {what} showed an error in the panel: {errors or state['text'][-1500:]}")
-    return bool(state["srcs"]) and state["srcs"] != old_srcs
+    return bool(state["srcs"]) and state["srcs"] != old["srcs"]
 
 
 def exercise_panels(page: Page, artifacts: pathlib.Path, prefix: str) -> list[Move]:
@@ -190,13 +210,16 @@ def exercise_panels(page: Page, artifacts: pathlib.Path, prefix: str) -> list[Mo
         assert controls, f"panel {panel} has an Output but no slider or selection to move"
         changed = False
         for control in controls:
-            old_srcs = panel_loc.evaluate(_MARK)
+            panel_loc.evaluate(_MARK)
+            old = panel_loc.evaluate(_STATE)
             start = time.monotonic()
             what = _move(page, panel, control)
-            src_changed = _wait_redraw(page, panel_loc, old_srcs, f"panel {panel}'s {what}")
+            src_changed = _wait_redraw(page, panel_loc, old, f"panel {panel}'s {what}")
             moves.append(Move(panel, what, round(time.monotonic() - start, 2), src_changed))
             changed = changed or src_changed
-        assert changed, f"panel {panel}: no move changed its plot ({[m.control for m in moves if m.panel == panel]})"
+        has_plot = bool(panel_loc.evaluate(_STATE)["srcs"])
+        assert changed or not has_plot, \
+            f"panel {panel}: no move changed its plot ({[m.control for m in moves if m.panel == panel]})"
         panel_loc.evaluate("el => el.scrollIntoView({block: 'start'})")
         page.wait_for_timeout(300)
         page.screenshot(path=str(artifacts / f"{prefix}-panel{panel}.png"))

@@ -1,0 +1,64 @@
+"""The lecturer's code-free app (`make present NB=..`): notebooks served by Voila, every panel redraws in Chromium.
+
+Screenshots land in test-artifacts/voila-*.png.
+"""
+from __future__ import annotations
+
+import pathlib
+import time
+
+import pytest
+
+from widget_driver import exercise_panels, notebooks, page_errors
+
+# The app views a lecturer projects: the feedback loops (02) and the AlphaEvolve ablations (04) at least. Each notebook
+# is run once more by Voila, so the rest stay with the JupyterLab test.
+REQUIRED = ("02", "04")
+APP_NOTEBOOKS = [p for p in notebooks() if p.name[:2] in REQUIRED]
+LOAD_TIMEOUT = 300.0  # seconds for Voila to run the notebook and the page to render its widgets
+
+
+def _wait_rendered(page) -> None:
+    """Wait until Voila has run every cell and every widget view on the page has rendered.
+
+    Voila streams each cell's outputs as it runs them (the document is complete when the last cell has run) and sends
+    a widget view as JSON in a script tag, which the page replaces with the rendered view.
+    """
+    deadline = time.monotonic() + LOAD_TIMEOUT
+    last, steady = None, 0
+    while steady < 4:  # the same, finished state in four polls in a row
+        if time.monotonic() > deadline:
+            raise AssertionError(f"Voila page not rendered after {LOAD_TIMEOUT:.0f} s: {last}")
+        page.wait_for_timeout(250)
+        state = page.evaluate("""() => ({
+          pending: Array.from(document.querySelectorAll('script[type="application/vnd.voila.cell-output+json"]'))
+            .filter(s => s.textContent.includes('application/vnd.jupyter.widget-view+json')).length,
+          rendered: Array.from(document.querySelectorAll('.jupyter-widgets')).filter(el =>
+            !(el.parentElement && el.parentElement.closest('.jupyter-widgets'))).length,
+          ready: document.readyState,
+        })""")
+        finished = state["ready"] == "complete" and state["pending"] == 0 and state["rendered"] > 0
+        steady = steady + 1 if finished and state == last else 0
+        last = state
+    page.wait_for_timeout(500)  # let the panels' first figures arrive
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", APP_NOTEBOOKS, ids=[p.stem for p in APP_NOTEBOOKS])
+def test_notebook_as_voila_app(path: pathlib.Path, voila_server, page, artifacts: pathlib.Path) -> None:
+    """Serve the notebook as an app, see no error and no code, move every control of every panel and see it redraw."""
+    start = time.monotonic()
+    page.goto(f"{voila_server.url}/voila/render/{path.name}", timeout=LOAD_TIMEOUT * 1000)
+    _wait_rendered(page)
+    ran = time.monotonic() - start
+    page.screenshot(path=str(artifacts / f"voila-{path.stem}.png"))
+    problems = page_errors(page)
+    assert not problems, f"{path.name} as an app shows errors:\n" + "\n".join(problems)
+    assert page.locator(".jp-CodeCell:not(.jp-mod-noInput), .jp-InputArea-editor, .cm-editor").count() == 0, \
+        "the app shows code"
+    moves = exercise_panels(page, artifacts, f"voila-{path.stem}")
+    assert moves, f"{path.name} as an app has no widget panel to move"
+    assert not page_errors(page)
+    print(f"\n{path.name} in Voila: rendered in {ran:.1f} s; {len(moves)} moves in {time.monotonic() - start - ran:.1f} "
+          "s: " + "; ".join(f"[{m.panel}] {m.control} ({m.seconds} s)" for m in moves))
+
