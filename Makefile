@@ -2,12 +2,13 @@
 #   make lab        set up, then open JupyterLab on notebooks/
 #   make test       set up, then run every test (unit tests, nbval over the notebooks, browser tests)
 #   make notebooks  re-execute every notebook in place (outputs stored, widget state stripped)
+#   make present NB=02  serve notebooks/02_*.ipynb as a code-free app (Voila) on http://127.0.0.1:8866
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.toyhw-installed
 
-.PHONY: setup lab test notebooks clean
+.PHONY: setup lab test notebooks clean present chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,14 +18,31 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-lab: setup
+# JupyterLab without news or update pop-ups: the pack's settings overrides, installed into the venv's JupyterLab.
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.d/toyhw.json
+$(LAB_OVERRIDES): tools/jupyterlab-overrides.json $(STAMP)
+	install -D -m 644 $< $@
+
+lab: setup $(LAB_OVERRIDES)
 	$(BIN)/jupyter lab notebooks/
 
-test: setup
+test: setup chromium
 	$(BIN)/python -m pytest
 
 notebooks: setup
 	$(BIN)/python tools/notebooks.py execute notebooks/*.ipynb
+
+# Debian's Chromium for the browser tests: installed with apt-get when root, else a loud warning and the tests skip.
+chromium:
+	@bash tools/ensure_chromium.sh
+
+NB ?= 02
+PORT ?= 8866
+present: setup
+	@nb="$$(ls notebooks/$(basename $(notdir $(NB)))*.ipynb 2>/dev/null | head -n 1)"; \
+	test -n "$$nb" || { echo "no notebook matches notebooks/$(NB)*.ipynb; try NB=01 .. NB=06"; exit 2; }; \
+	echo "Serving $$nb as an app on http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"; \
+	$(BIN)/voila "$$nb" --Voila.ip=127.0.0.1 --port=$(PORT) --show_tracebacks=True $(VOILA_FLAGS)
 
 clean:
 	rm -rf $(VENV) test-artifacts .pytest_cache

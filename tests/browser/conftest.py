@@ -56,9 +56,10 @@ def _why_no_browser() -> str | None:
     except ImportError as err:
         return f"the playwright package is not installed ({err}); run `make setup`"
     if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
-        note = CHROMIUM_MISSING_NOTE.read_text().strip() if CHROMIUM_MISSING_NOTE.exists() else ""
-        return (f"Chromium not found at {CHROMIUM} (Debian package `chromium`; tools/ensure_chromium.sh installs it "
-                f"when run as root). {note}").strip()
+        if CHROMIUM_MISSING_NOTE.exists():  # tools/ensure_chromium.sh tried, and says why it could not install it
+            return CHROMIUM_MISSING_NOTE.read_text().strip()
+        return (f"Chromium not found at {CHROMIUM} (Debian package `chromium`; `make test` runs "
+                "tools/ensure_chromium.sh, which installs it when run as root)")
     return None
 
 
@@ -69,6 +70,16 @@ def pytest_report_header(config: pytest.Config) -> str:
     return f"browser tests: WILL BE SKIPPED: {why}"
 
 
+_skipped_because: list[str] = []
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """Repeat, loudly and last, that the browser tests did not run and why."""
+    if _skipped_because:
+        terminalreporter.write_sep("#", "BROWSER TESTS SKIPPED", red=True, bold=True)
+        terminalreporter.write_line(f"tests/browser did not run: {_skipped_because[0]}", red=True, bold=True)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator["playwright.sync_api.Browser"]:  # noqa: F821
     """A headless Debian Chromium (never a downloaded browser build)."""
@@ -76,6 +87,7 @@ def browser() -> Iterator["playwright.sync_api.Browser"]:  # noqa: F821
     if why is not None:
         if _browser_required():
             pytest.fail(f"browser tests are required here (CI or TOYHW_REQUIRE_BROWSER=1) but cannot run: {why}")
+        _skipped_because.append(why)
         pytest.skip(why)
     from playwright.sync_api import sync_playwright
 
