@@ -38,9 +38,10 @@ def _add(name: str, summary: str, seed_variant: bool = True, **kwargs: Any) -> N
 
 
 _add("full", "everything: knowledge, best-seen feedback, borrowing, 4 islands, cascade, branch check")
-_add("fb_roofline", "target shapes weighted by distance to the roofline", llm=MockLLM(feedback="roofline"))
-_add("fb_worst3", "target only the 3 worst shapes", llm=MockLLM(focus="worst3"))
-_add("no_feedback", "target shapes uniformly (evaluation results not read)", llm=MockLLM(feedback=None))
+_add("fb_roofline", "target shapes weighted by distance to the roofline (a bound: no config to adopt)",
+     llm=MockLLM(feedback="roofline"))
+_add("fb_worst3", "target only the 3 shapes with the lowest vs_best", llm=MockLLM(focus="worst3"))
+_add("no_feedback", "target shapes uniformly; no per-shape results in the prompt", llm=MockLLM(feedback=None))
 _add("small_llm", "no kernel knowledge: single-field edits only", llm=MockLLM(knowledge=False))
 _add("no_evolution", "every proposal starts from the initial program", evolution=False)
 _add("no_borrow", "never borrows rules from inspirations", llm=MockLLM(use_inspirations=False))
