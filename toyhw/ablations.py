@@ -99,9 +99,9 @@ def run_one(variant: str, seed: int, budget: int) -> RunSummary:
     evaluator = Evaluator(ctx.train, ctx.table)
     out = evolve(evaluator, budget, seed=seed, **spec.evolve_kwargs)
     program, score = out.best
+    simple = simplify(program)
     return RunSummary(variant, seed, budget, out.history, score, geomean_speedup(program, ctx.test, ctx.table),
-                      out.bench_runs, simplify(program).n_rules(), simplify(program), out.lineage, out.n_added,
-                      out.n_added_bad_branch)
+                      out.bench_runs, simple.n_rules(), simple, out.lineage, out.n_added, out.n_added_bad_branch)
 
 
 @dataclass(frozen=True)
