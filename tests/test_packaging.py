@@ -10,11 +10,16 @@ def _name(requirement: str) -> str:
     return re.split(r"[\s<>=!~\[;]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
 
 
+def _spec(requirement: str) -> str:
+    """Return the requirement without extras and spaces (conda's dask is pip's dask[distributed])."""
+    return re.sub(r"\[.*?\]", "", requirement).replace(" ", "")
+
+
 def pip_requirements() -> dict[str, str]:
     """Return name -> requirement for the runtime and test dependencies of pyproject.toml."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     reqs = project["dependencies"] + project["optional-dependencies"]["test"]
-    return {_name(r): r.replace(" ", "") for r in reqs}
+    return {_name(r): _spec(r) for r in reqs}
 
 
 def conda_requirements() -> dict[str, str]:
@@ -24,7 +29,7 @@ def conda_requirements() -> dict[str, str]:
     for line in text[text.index("dependencies:"):].splitlines():
         m = re.match(r"^  - ([A-Za-z0-9_.\-\[\]]+[^#]*)$", line)
         if m and not m.group(1).startswith(("pip", "python")):
-            reqs[_name(m.group(1))] = m.group(1).replace(" ", "")
+            reqs[_name(m.group(1))] = _spec(m.group(1))
     return reqs
 
 

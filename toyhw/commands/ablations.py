@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import argparse
 
-from toyhw import ablations, variants
+import sys
+
+from toyhw import ablations, sweep, variants
 from toyhw.commands.options import int_list, name_list
 
 HELP = "mini AlphaEvolve ablations: variants x seeds, best score vs proposed programs (lecture 14, demo 1)"
@@ -17,11 +19,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variants", type=name_list, default=list(variants.SEED_VARIANTS),
                         help="comma-separated variants (default: the seed's nine; known: "
                              f"{','.join(variants.available())})")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="local processes to spread the runs over (default 1: serial; results are identical)")
 
 
 def run(args: argparse.Namespace) -> dict:
     """Return {"budget", "seeds", "oracle": {"train", "test"}, "variants": {name: {history, final, test, ...}}}."""
-    study = ablations.ablation_study(args.variants, args.seeds, args.budget)
+    progress = sweep.terminal_progress() if sys.stderr.isatty() else None
+    study = sweep.study(args.variants, args.seeds, args.budget, workers=args.workers, progress=progress)
     return {
         "budget": study.budget,
         "seeds": list(study.seeds),
