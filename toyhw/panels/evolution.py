@@ -5,20 +5,30 @@ the stored histories, so moving the budget or the number of seeds redraws at plo
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Optional, Sequence
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
-from toyhw import ablations, variants
+from toyhw import ablations, sweep, variants
 from toyhw.panels.common import connect, output_area, redraw
 from toyhw.plots import evolution as evolution_plots
 
 
-def full_study() -> ablations.AblationStudy:
-    """Return every variant x the five seeds at the full budget (cached by toyhw.ablations)."""
-    return ablations.ablation_study(variants.available(), ablations.SEEDS, ablations.BUDGET)
+_FULL_STUDY: list[ablations.AblationStudy] = []
+
+
+def full_study(progress: Optional[sweep.Progress] = None, workers: Optional[int] = None) -> ablations.AblationStudy:
+    """Return every variant x the five seeds at the full budget, computed once per process and kept.
+
+    The runs are spread over `workers` local processes (default: one per CPU; the results are identical to a serial
+    run), with `progress` called after each; later calls, and every redraw of the panels, only read the kept study.
+    """
+    if not _FULL_STUDY:
+        _FULL_STUDY.append(sweep.study(variants.available(), ablations.SEEDS, ablations.BUDGET, workers=workers,
+                                       progress=progress))
+    return _FULL_STUDY[0]
 
 
 def ablation_figure(chosen: Sequence[str], budget: int, n_seeds: int) -> Figure:
