@@ -43,8 +43,9 @@ class ShapeTimes:
         self.times = np.stack([np.asarray(table.row(s), dtype=float) for s in self.shapes]) if self.shapes \
             else np.zeros((0, len(table.configs)))
         self.rows = np.arange(len(self.shapes))
-        self._index = {c: i for i, c in enumerate(table.configs)}
+        self._index = _column_index(table.configs)
         self._masks: dict = {}
+        self._rules: dict[Rule, tuple[np.ndarray, int]] = {}
 
     def config_index(self, config: gemm_config.GemmConfig) -> int:
         """Return the column of `config` in the time matrix."""
@@ -66,8 +67,12 @@ class ShapeTimes:
     def config_indices(self, program: Program) -> np.ndarray:
         """Return the config column `program` picks for every shape."""
         idx = np.full(len(self.shapes), self._index[program.default], dtype=np.int64)
+        rules = self._rules
         for rule in reversed(program.rules):  # earlier rules overwrite later ones: the first match wins
-            idx[self._mask(rule)] = self._index[rule.config]
+            hit = rules.get(rule)  # children share most rules with their parents: one lookup per rule
+            if hit is None:
+                hit = rules[rule] = (self._mask(rule), self._index[rule.config])
+            idx[hit[0]] = hit[1]
         return idx
 
     def program_times(self, program: Program) -> np.ndarray:
@@ -117,8 +122,24 @@ class ShapeRow:
         return getattr(self, key)  # the seed's driver reads rows like dicts: row["vs_best"]
 
 
+_INDEX_CACHE: dict[int, tuple[tuple, dict]] = {}
+
+
+def _column_index(configs: tuple) -> dict:
+    """Return {config: column} for a table's configs, built once per configs tuple (ShapeTimes are made per report)."""
+    cached = _INDEX_CACHE.get(id(configs))
+    if cached is None or cached[0] is not configs:  # holding the tuple keeps its id from being reused
+        cached = _INDEX_CACHE[id(configs)] = (configs, {c: i for i, c in enumerate(configs)})
+    return cached[1]
+
+
 def _geomean_ratio(base: np.ndarray, times: np.ndarray) -> float:
-    return float(np.exp(np.mean(np.log(base) - np.log(times))))
+    return _geomean_from_logs(np.log(base), times)
+
+
+def _geomean_from_logs(log_base: np.ndarray, times: np.ndarray) -> float:
+    # np.add.reduce / n is exactly what np.mean computes, without its argument handling (the loop calls this ~60k times)
+    return float(np.exp(np.add.reduce(log_base - np.log(times)) / len(times)))
 
 
 class Evaluator:
@@ -142,15 +163,24 @@ class Evaluator:
         self.best_index = np.zeros(len(self.shapes), dtype=np.int64)
         self.bench_runs = 0
         self._launchable = np.asarray(table.launchable, dtype=bool)
+        self._config_ok: dict[gemm_config.GemmConfig, bool] = {}
+        self._log_expert = np.log(self.expert_times)
         stage1 = np.arange(0, len(self.shapes), CASCADE_EVERY)
         self._stage1 = stage1
+        self._log_expert1 = self._log_expert[stage1]
         self._stage2 = np.setdiff1d(self.data.rows, stage1)
         self._best_stage1 = 1.0
 
     def has_bad_branch(self, program: Program) -> bool:
         """Return True when some branch of `program` returns a config that cannot launch (the static check)."""
-        index = self.data.config_index
-        return not all(self._launchable[index(c)] for c in program.branches())
+        ok = self._config_ok
+        for config in program.branches():
+            good = ok.get(config)
+            if good is None:
+                good = ok[config] = bool(self._launchable[self.data.config_index(config)])
+            if not good:
+                return True
+        return False
 
     def _run(self, rows: np.ndarray, idx: np.ndarray) -> np.ndarray:
         times = self.data.times[rows, idx[rows]]
@@ -171,7 +201,7 @@ class Evaluator:
             first = self._run(self._stage1, idx)
             if not np.all(np.isfinite(first)):
                 return EvalResult(None, None, "crash", self.bench_runs - before)
-            stage1_score = _geomean_ratio(self.expert_times[self._stage1], first)
+            stage1_score = _geomean_from_logs(self._log_expert1, first)
             if stage1_score < CASCADE_RATIO * self._best_stage1:
                 return EvalResult(None, None, "cascade", self.bench_runs - before)
             self._best_stage1 = max(self._best_stage1, stage1_score)
@@ -182,7 +212,7 @@ class Evaluator:
             times = self._run(self.data.rows, idx)
         if not np.all(np.isfinite(times)):
             return EvalResult(None, None, "crash", self.bench_runs - before)
-        return EvalResult(_geomean_ratio(self.expert_times, times), times, "ok", self.bench_runs - before)
+        return EvalResult(_geomean_from_logs(self._log_expert, times), times, "ok", self.bench_runs - before)
 
     def per_shape(self, program: Program) -> list[ShapeRow]:
         """Return per-shape feedback on `program` (a report: it reads the table and counts no runs)."""

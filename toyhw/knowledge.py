@@ -10,9 +10,20 @@ from __future__ import annotations
 import math
 import random
 
-from toyhw.gemm_config import GemmConfig
+from toyhw.gemm_config import FIELDS, GemmConfig, config_space
 
 SMS = 132  # the H100's SM count: the number of blocks that fills one wave (the knowledge is written for an H100)
+_SPACE: dict[tuple[int, ...], GemmConfig] = {tuple(getattr(c, f) for f in FIELDS): c for c in config_space()}
+
+
+def make_config(*fields: int) -> GemmConfig:
+    """Return the config with these field values (FIELDS order), as the config space's own instance.
+
+    Why: building a GemmConfig validates and hashes it (tens of microseconds) and the search writes tens of thousands;
+    the space's instance is equal, and identical objects also make every dict lookup of it skip `__eq__`.
+    """
+    config = _SPACE.get(fields)
+    return config if config is not None else GemmConfig(*fields)  # outside the space: GemmConfig names the bad field
 
 
 def regime(M: int) -> str:
@@ -45,4 +56,4 @@ def suggest(M: int, N: int, K: int, rng: random.Random) -> tuple[GemmConfig, str
     if kind != "prefill" and (blocks < SMS // 2 or K >= 8192) and rng.random() < 0.7:
         split = rng.choice((2, 4, 8))
         why += f", split-K {split} ({blocks} blocks" + (", deep K)" if K >= 8192 else " cannot fill the SMs)")
-    return GemmConfig(bm, bn, bk, warps, stages, split), why
+    return make_config(bm, bn, bk, warps, stages, split), why

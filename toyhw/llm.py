@@ -20,7 +20,6 @@ Each proposal carries a one-line description, like an LLM's explanation of its d
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import random
 from dataclasses import dataclass
 from typing import Mapping, Optional, Protocol, Sequence
@@ -159,7 +158,8 @@ class MockLLM:
             j = min(max(i + rng.choice((-1, 1)), 0), len(values) - 1)
             if j == i:
                 j = i - 1 if i > 0 else i + 1
-            return dataclasses.replace(current, **{field: values[j]}), f"{field} {values[i]} -> {values[j]}"
+            fields = [values[j] if f == field else getattr(current, f) for f in FIELDS]
+            return knowledge.make_config(*fields), f"{field} {values[i]} -> {values[j]}"
         if self.feedback == "best" and best != current and rng.random() < self.p_adopt:
             return best, f"use the fastest config seen there ({best.short()})"
         config, why = knowledge.suggest(shape.M, shape.N, shape.K, rng)

@@ -18,6 +18,26 @@ VARIABLES = ("M", "N", "K")
 _FIELDS = ("block_m", "block_n", "block_k", "num_warps", "num_stages", "split_k")
 
 
+def _cached_hash(obj: object, fields: tuple) -> int:
+    """Return hash(fields), computed once per object (the value the dataclass's own __hash__ would give).
+
+    Why: the database's membership sets hash whole programs, rule by rule, at every insertion; a child shares most
+    rules (the same objects) with its parent, so caching makes that a lookup.
+    """
+    value = obj.__dict__.get("_hash")
+    if value is None:
+        value = hash(fields)
+        object.__setattr__(obj, "_hash", value)
+    return value
+
+
+def _without_hash(obj: object) -> dict:
+    """Return the pickled state without the cached hash (hash(None) may differ in another process before 3.12)."""
+    state = dict(obj.__dict__)
+    state.pop("_hash", None)
+    return state
+
+
 @dataclass(frozen=True)
 class Rule:
     """One branch: `if <conditions>: return config`.
@@ -44,6 +64,12 @@ class Rule:
             for b in (lo, hi):
                 if b is not None and (not isinstance(b, int) or isinstance(b, bool) or b < 0):
                     raise ValueError(f"bound {b!r} on {name} is not allowed; bounds are integers >= 0 or None")
+
+    def __hash__(self) -> int:
+        return _cached_hash(self, (self.config, self.m_min, self.m_max, self.n_min, self.n_max, self.k_min, self.k_max))
+
+    def __getstate__(self) -> dict:
+        return _without_hash(self)
 
     def bounds(self) -> tuple[tuple[Bound, Bound], tuple[Bound, Bound], tuple[Bound, Bound]]:
         """Return ((m_min, m_max), (n_min, n_max), (k_min, k_max))."""
@@ -92,6 +118,12 @@ class Program:
     def __post_init__(self) -> None:
         if not isinstance(self.rules, tuple):
             object.__setattr__(self, "rules", tuple(self.rules))
+
+    def __hash__(self) -> int:
+        return _cached_hash(self, (self.rules, self.default))
+
+    def __getstate__(self) -> dict:
+        return _without_hash(self)
 
     def n_rules(self) -> int:
         """Return the number of branches including the default (the expert's three-regime heuristic has 3)."""
