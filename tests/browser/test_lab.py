@@ -143,6 +143,9 @@ def test_notebook_in_jupyterlab(path: pathlib.Path, lab_server, page, artifacts:
         print(f"\n{path.name}: opened and ran in {ran:.1f} s; {len(moves)} moves in "
               f"{time.monotonic() - start - ran:.1f} s: " + "; ".join(f"[{m.panel}] {m.control} ({m.seconds} s)"
                                                                        for m in moves))
+    except Exception:
+        page.screenshot(path=str(artifacts / f"lab-{path.stem}-FAILED.png"))
+        raise
     finally:
         try:
             page.evaluate("() => window.jupyterapp.serviceManager.sessions.shutdownAll()")

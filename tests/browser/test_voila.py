@@ -11,10 +11,10 @@ import pytest
 
 from widget_driver import exercise_panels, notebooks, page_errors
 
-# The app views a lecturer projects: the feedback loops (02) and the AlphaEvolve ablations (04) at least. Each notebook
-# is run once more by Voila, so the rest stay with the JupyterLab test.
-REQUIRED = ("02", "04")
-APP_NOTEBOOKS = [p for p in notebooks() if p.name[:2] in REQUIRED]
+# The app views a lecturer projects: every notebook, and the feedback loops (02) and the AlphaEvolve ablations (04)
+# above all (test_app_notebooks_include_the_lectures_demos). Voila runs each notebook once more: about 10 s each.
+APP_NOTEBOOKS = notebooks()
+REQUIRED = ("02_feedback_loops", "04_alphaevolve_ablations")
 LOAD_TIMEOUT = 300.0  # seconds for Voila to run the notebook and the page to render its widgets
 
 
@@ -47,6 +47,14 @@ def _wait_rendered(page) -> None:
 @pytest.mark.parametrize("path", APP_NOTEBOOKS, ids=[p.stem for p in APP_NOTEBOOKS])
 def test_notebook_as_voila_app(path: pathlib.Path, voila_server, page, artifacts: pathlib.Path) -> None:
     """Serve the notebook as an app, see no error and no code, move every control of every panel and see it redraw."""
+    try:
+        _check_app(path, voila_server, page, artifacts)
+    except Exception:
+        page.screenshot(path=str(artifacts / f"voila-{path.stem}-FAILED.png"))
+        raise
+
+
+def _check_app(path: pathlib.Path, voila_server, page, artifacts: pathlib.Path) -> None:
     start = time.monotonic()
     page.goto(f"{voila_server.url}/voila/render/{path.name}", timeout=LOAD_TIMEOUT * 1000)
     _wait_rendered(page)
@@ -62,3 +70,9 @@ def test_notebook_as_voila_app(path: pathlib.Path, voila_server, page, artifacts
     print(f"\n{path.name} in Voila: rendered in {ran:.1f} s; {len(moves)} moves in {time.monotonic() - start - ran:.1f} "
           "s: " + "; ".join(f"[{m.panel}] {m.control} ({m.seconds} s)" for m in moves))
 
+
+
+def test_app_notebooks_include_the_lectures_demos() -> None:
+    """The feedback-loops and ablations notebooks are the app views the lectures need: they must be among those tested."""
+    stems = {p.stem for p in APP_NOTEBOOKS}
+    assert set(REQUIRED) <= stems, f"missing: {set(REQUIRED) - stems}"

@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # the tests skip, rather than fail to collect, where playwrig
 NOTEBOOK_DIR = pathlib.Path(os.environ.get("TOYHW_NOTEBOOKS", pathlib.Path(__file__).resolve().parents[2] / "notebooks"))
 
 REDRAW_TIMEOUT = 60.0  # seconds for one redraw; toyhw panels take well under a second
-ERROR_LINE = re.compile(r"^\s*Error: [A-Za-z_][\w.]*(:|$)", re.MULTILINE)
+ERROR_LINE = re.compile(r"^\s*Error: [A-Za-z_][\w.]*(:.*|$)", re.MULTILINE)
 TRACEBACK = "Traceback (most recent call last)"
 
 _CONTROL_KINDS = """[['widget-slider', 'slider'], ['widget-select-multiple', 'select-multiple'],
@@ -92,8 +92,10 @@ def page_errors(page: Page) -> list[str]:
     for where, text in page.evaluate(_PAGE_ERRORS):
         if where == "widget output":
             problems += [f"{where}: {m.group(0).strip()}" for m in ERROR_LINE.finditer(text)]
-        if TRACEBACK in text or "There was an error when executing cell" in text:
-            problems.append(f"{where}: {text.strip()[-1500:]}")
+        lines = text.splitlines()
+        for i, line in enumerate(lines):
+            if TRACEBACK in line or "There was an error when executing cell" in line:
+                problems.append(f"{where}: " + "\n".join(lines[max(0, i - 1):i + 12]))
     return list(dict.fromkeys(problems))
 
 
