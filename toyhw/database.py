@@ -6,6 +6,7 @@ combines islands with MAP-Elites); migration lets a good idea spread. The total 
 """
 from __future__ import annotations
 
+import bisect
 import random
 from dataclasses import dataclass
 from typing import Optional
@@ -43,6 +44,11 @@ class Entry:
         return iter((self.program, self.score))  # the seed's driver unpacks entries: `for p, _ in pop`
 
 
+def _rank(entry: Entry) -> tuple[float, int]:
+    """Return the sort key best-first: higher score, then the earlier id."""
+    return -entry.score, entry.id
+
+
 class Database:
     """Islands of entries; `capacity` programs in all, split evenly; migration along a ring."""
 
@@ -55,6 +61,9 @@ class Database:
         self.migrate_every = migrate_every
         self.tournament = tournament
         self._members: list[set[Program]] = [{initial.program} for _ in range(n_islands)]
+        # each island's entries best-first, kept sorted on every change: sampling asks for the best few of an island
+        # at every step, and sorting the island each time was the loop's largest cost
+        self._ranked: list[list[Entry]] = [[initial] for _ in range(n_islands)]
 
     def entries(self) -> list[Entry]:
         """Return every entry, island by island (an entry on two islands after migration appears twice)."""
@@ -75,31 +84,33 @@ class Database:
         """Return (parent, inspirations): a tournament winner of `island`, its best others and another island's best."""
         pop = self.islands[island]
         picks = [pop[rng.randrange(len(pop))] for _ in range(self.tournament)]
-        parent = max(picks, key=lambda e: (e.score, -e.id))
-        ranked = sorted((e for e in pop if e is not parent), key=lambda e: (-e.score, e.id))
-        inspirations = ranked[: n_inspirations - 1 if len(self.islands) > 1 else n_inspirations]
+        parent = min(picks, key=_rank)
+        wanted = n_inspirations - 1 if len(self.islands) > 1 else n_inspirations
+        inspirations = [e for e in self._ranked[island][: wanted + 1] if e is not parent][:wanted]
         if len(self.islands) > 1:
             other = (island + 1 + rng.randrange(len(self.islands) - 1)) % len(self.islands)
-            inspirations.append(max(self.islands[other], key=lambda e: (e.score, -e.id)))
+            inspirations.append(self._ranked[other][0])
         return parent, tuple(inspirations)
 
     def add(self, entry: Entry, island: int) -> bool:
         """Add `entry` to `island` if it is new there and there is room or a worse member; return True if added."""
         if entry.program in self._members[island]:
             return False
-        pop = self.islands[island]
+        pop, ranked = self.islands[island], self._ranked[island]
         if len(pop) >= self.per_island:
-            worst = min(range(len(pop)), key=lambda i: (pop[i].score, -pop[i].id))
-            if pop[worst].score >= entry.score:
+            worst = ranked[-1]
+            if worst.score >= entry.score:
                 return False
-            self._members[island].discard(pop[worst].program)
-            pop.pop(worst)
+            self._members[island].discard(worst.program)
+            ranked.pop()
+            pop.pop(next(i for i, e in enumerate(pop) if e is worst))  # by identity: Entry.__eq__ compares arrays
         pop.append(entry)
+        bisect.insort(ranked, entry, key=_rank)
         self._members[island].add(entry.program)
         return True
 
     def migrate(self) -> None:
         """Copy each island's best into the next island (a ring), where it replaces the worst if better."""
-        bests = [max(pop, key=lambda e: (e.score, -e.id)) for pop in self.islands]
+        bests = [ranked[0] for ranked in self._ranked]
         for i, entry in enumerate(bests):
             self.add(entry, (i + 1) % len(self.islands))

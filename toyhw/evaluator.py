@@ -45,7 +45,7 @@ class ShapeTimes:
         self.rows = np.arange(len(self.shapes))
         self._index = _column_index(table.configs)
         self._masks: dict = {}
-        self._rules: dict[Rule, tuple[np.ndarray, int]] = {}
+        self._rules: dict[int, tuple[np.ndarray, int, Rule]] = {}
 
     def config_index(self, config: gemm_config.GemmConfig) -> int:
         """Return the column of `config` in the time matrix."""
@@ -69,9 +69,11 @@ class ShapeTimes:
         idx = np.full(len(self.shapes), self._index[program.default], dtype=np.int64)
         rules = self._rules
         for rule in reversed(program.rules):  # earlier rules overwrite later ones: the first match wins
-            hit = rules.get(rule)  # children share most rules with their parents: one lookup per rule
-            if hit is None:
-                hit = rules[rule] = (self._mask(rule), self._index[rule.config])
+            # children share most rule objects with their parents: keyed by identity, a lookup needs no hashing (the
+            # entry holds the rule, so its id cannot be reused while cached)
+            hit = rules.get(id(rule))
+            if hit is None or hit[2] is not rule:
+                hit = rules[id(rule)] = (self._mask(rule), self._index[rule.config], rule)
             idx[hit[0]] = hit[1]
         return idx
 
