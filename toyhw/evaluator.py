@@ -45,7 +45,8 @@ class ShapeTimes:
         self.rows = np.arange(len(self.shapes))
         self._index = _column_index(table.configs)
         self._masks: dict = {}
-        self._rules: dict[int, tuple[np.ndarray, int, Rule]] = {}
+        self._rules: dict[int, tuple[np.ndarray, int, Rule, bool]] = {}
+        self._launchable = np.asarray(table.launchable, dtype=bool)
 
     def config_index(self, config: gemm_config.GemmConfig) -> int:
         """Return the column of `config` in the time matrix."""
@@ -64,17 +65,22 @@ class ShapeTimes:
             self._masks[key] = mask
         return mask
 
+    def rule_info(self, rule: Rule) -> tuple[np.ndarray, int, Rule, bool]:
+        """Return (shapes the rule matches, its config's column, the rule, whether that config can launch)."""
+        # children share most rule objects with their parents: keyed by identity, a lookup needs no hashing (the
+        # entry holds the rule, so its id cannot be reused while cached)
+        hit = self._rules.get(id(rule))
+        if hit is None or hit[2] is not rule:
+            col = self._index[rule.config]
+            hit = self._rules[id(rule)] = (self._mask(rule), col, rule, bool(self._launchable[col]))
+        return hit
+
     def config_indices(self, program: Program) -> np.ndarray:
         """Return the config column `program` picks for every shape."""
         idx = np.full(len(self.shapes), self._index[program.default], dtype=np.int64)
-        rules = self._rules
         for rule in reversed(program.rules):  # earlier rules overwrite later ones: the first match wins
-            # children share most rule objects with their parents: keyed by identity, a lookup needs no hashing (the
-            # entry holds the rule, so its id cannot be reused while cached)
-            hit = rules.get(id(rule))
-            if hit is None or hit[2] is not rule:
-                hit = rules[id(rule)] = (self._mask(rule), self._index[rule.config], rule)
-            idx[hit[0]] = hit[1]
+            mask, col, _, _ = self.rule_info(rule)
+            idx[mask] = col
         return idx
 
     def program_times(self, program: Program) -> np.ndarray:
@@ -175,14 +181,13 @@ class Evaluator:
 
     def has_bad_branch(self, program: Program) -> bool:
         """Return True when some branch of `program` returns a config that cannot launch (the static check)."""
-        ok = self._config_ok
-        for config in program.branches():
-            good = ok.get(config)
-            if good is None:
-                good = ok[config] = bool(self._launchable[self.data.config_index(config)])
-            if not good:
-                return True
-        return False
+        info = self.data.rule_info
+        if not all(info(rule)[3] for rule in program.rules):
+            return True
+        good = self._config_ok.get(program.default)
+        if good is None:
+            good = self._config_ok[program.default] = bool(self._launchable[self.data.config_index(program.default)])
+        return not good
 
     def _run(self, rows: np.ndarray, idx: np.ndarray) -> np.ndarray:
         times = self.data.times[rows, idx[rows]]

@@ -77,10 +77,10 @@ class Rule:
 
     def matches(self, M: int, N: int, K: int) -> bool:
         """Return True when the rule's conditions hold for (M, N, K)."""
-        for value, (lo, hi) in zip((M, N, K), self.bounds()):
-            if (lo is not None and value < lo) or (hi is not None and value > hi):
-                return False
-        return True
+        # written out, not looped over bounds(): the mock LLM asks this for every rule of every parent it edits
+        return not ((self.m_min is not None and M < self.m_min) or (self.m_max is not None and M > self.m_max)
+                    or (self.n_min is not None and N < self.n_min) or (self.n_max is not None and N > self.n_max)
+                    or (self.k_min is not None and K < self.k_min) or (self.k_max is not None and K > self.k_max))
 
     def is_empty(self) -> bool:
         """Return True when some interval is empty, so the rule can never fire."""
