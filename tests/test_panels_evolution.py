@@ -33,8 +33,14 @@ def test_feedback_panel_redraws_when_budget_moves():
     assert _drawn(out)
 
 
-def test_branches_panel_redraws_when_seeds_move():
-    panel = panels.branches_panel(first_seed=0, n_seeds=1, budget=200)
+def test_branches_panel_redraws_when_the_seed_moves_and_shows_a_latent_branch_per_check_setting():
+    panel = panels.branches_panel(seed=1, budget=1000)
     (out,) = _find(panel, widgets.Output)
-    next(s for s in _find(panel, widgets.IntSlider) if s.description == "seeds").value = 2
+    (seed,) = _find(panel, widgets.BoundedIntText)
+    seed.value = 0
     assert _drawn(out)
+    (card,) = _find(panel, widgets.HTML)
+    (check,) = _find(panel, widgets.ToggleButtons)
+    assert "latent bad branch" in card.value and "cannot launch" in card.value  # seed 0 without the check has one
+    check.value = True
+    assert "no program in the final database has a branch that cannot launch" in card.value

@@ -5,6 +5,7 @@ the stored histories, so moving the budget or the number of seeds redraws at plo
 """
 from __future__ import annotations
 
+import html
 from typing import Optional, Sequence
 
 import ipywidgets as widgets
@@ -14,6 +15,7 @@ from matplotlib.figure import Figure
 from toyhw import ablations, sweep, variants
 from toyhw.panels.common import connect, output_area, redraw
 from toyhw.plots import evolution as evolution_plots
+from toyhw.programs import render, simplify, static_check_program
 
 
 _FULL_STUDY: list[ablations.AblationStudy] = []
@@ -86,28 +88,53 @@ def feedback_panel(seed: int = 0, budget: int = 300) -> widgets.Widget:
     return widgets.VBox([widgets.HBox([seed_box, budget_slider]), out])
 
 
-def branches_figure(seeds: Sequence[int], budget: int) -> Figure:
-    """Return demo 3's counts per seed for runs without the branch check (the check's total in the title)."""
-    demo = ablations.branches(tuple(seeds), budget)
-    return evolution_plots.branch_counts(demo["checked"], demo["unchecked"]).figure
+def branches_figure(seed: int, budget: int) -> Figure:
+    """Return demo 3's counts for one seed, the run without the branch check next to the run with it."""
+    unchecked, checked = ablations.branch_row(seed, budget, False), ablations.branch_row(seed, budget, True)
+    return evolution_plots.branch_compare(unchecked, checked).figure
 
 
-def branches_panel(first_seed: int = 0, n_seeds: int = 5, budget: int = ablations.BUDGET) -> widgets.Widget:
-    """Return first seed, number of seeds and budget controls above demo 3's counts.
+def describe_latent(row: ablations.BranchRow) -> str:
+    """Return an HTML card: a final-database program with a latent bad branch, the check's message, a crash."""
+    setting = "on" if row.check else "off"
+    best = f"<br>The best program of this run {'has' if row.best_has_bad_branch else 'has no'} bad branch."
+    if row.example is None:
+        return (f"<b>Branch check {setting}, seed {row.seed}:</b> no program in the final database has a branch that "
+                "cannot launch" + (" — the check refused every such program before it ran." if row.check else ".") + best)
+    program = simplify(row.example)
+    problems = "<br>".join(html.escape(p.message()) for p in static_check_program(render(program))[1])
+    crash = ablations.crashes(program, ablations.context().new)
+    first = (f"It fails on {len(crash)} of the 100 new shapes, e.g. {html.escape(crash[0].shape.label())} "
+             f"(line {crash[0].line})." if crash else "")
+    return (f"<b>Branch check {setting}, seed {row.seed}: a program of the final database with a latent bad "
+            f"branch</b><pre>{html.escape(render(program))}</pre><b>Static check:</b><br>{problems}<br>{first}{best}")
 
-    Each new (seed, budget) runs the search twice (with and without the check), about 0.15 s per 1000 programs, so
-    the controls stop at 5 seeds and 1000 programs to keep a redraw within a couple of seconds.
+
+def branches_panel(seed: int = 0, budget: int = ablations.BUDGET) -> widgets.Widget:
+    """Return seed, budget and branch-check controls above one seed's counts and a latent bad branch as code.
+
+    A new (seed, budget) runs the search twice (without and with the check), about 0.15 s each at 1000 programs;
+    switching the check only changes which run's program is shown.
     """
-    seed_box = widgets.BoundedIntText(value=first_seed, min=0, max=10**6, description="first seed")
-    count = widgets.IntSlider(value=n_seeds, min=1, max=5, description="seeds", continuous_update=False)
+    seed_box = widgets.BoundedIntText(value=seed, min=0, max=10**6, description="seed")
     budget_slider = widgets.IntSlider(value=budget, min=100, max=ablations.BUDGET, step=100, description="budget",
                                       continuous_update=False)
-    out = output_area()
+    check = widgets.ToggleButtons(options=[("check off", False), ("check on", True)], value=False,
+                                  description="branch check")
+    out = output_area("420px")
+    card = widgets.HTML()
+
+    def show_card() -> None:
+        try:
+            card.value = describe_latent(ablations.branch_row(seed_box.value, budget_slider.value, check.value))
+        except Exception as err:  # noqa: BLE001 - shown in the panel, like redraw does
+            card.value = f"<pre>Error: {html.escape(type(err).__name__)}: {html.escape(str(err))}</pre>"
 
     def update() -> None:
-        seeds = tuple(range(seed_box.value, seed_box.value + count.value))
-        redraw(out, lambda: branches_figure(seeds, budget_slider.value))
+        redraw(out, lambda: branches_figure(seed_box.value, budget_slider.value))
+        show_card()
 
-    connect([seed_box, count, budget_slider], update)
+    connect([seed_box, budget_slider], update)
+    connect([check], show_card)
     update()
-    return widgets.VBox([widgets.HBox([seed_box, count, budget_slider]), out])
+    return widgets.VBox([widgets.HBox([seed_box, budget_slider]), check, out, card])

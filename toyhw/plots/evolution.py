@@ -114,3 +114,20 @@ def branch_counts(checked: Sequence[BranchRow], unchecked: Sequence[BranchRow], 
     ax.set_xticks(x, [f"seed {s}" for s in seeds])
     return finish(ax, f"Latent bad branches without the branch check (with it: {total} in all seeds)", "",
                   "programs")
+
+
+def branch_compare(unchecked: BranchRow, checked: BranchRow, ax: Optional[Axes] = None) -> Axes:
+    """Return one seed's demo-3 counts side by side for the run without and with the branch check."""
+    ax = new_axes(ax)
+    fields = (("added_bad_branch", "added with\na bad branch"), ("db_bad_branch", "in the final\ndatabase with one"),
+              ("crash_new_shapes", "crash on a\nnew shape"))
+    x = np.arange(len(fields))
+    for offset, row, label, color in ((-0.2, unchecked, "branch check off", "#d62728"),
+                                      (0.2, checked, "branch check on", "#2ca02c")):
+        values = [getattr(row, f) for f, _ in fields]
+        ax.bar(x + offset, values, 0.4, color=color, label=label)
+        for xi, v in zip(x + offset, values):
+            ax.text(xi, v, str(v), ha="center", va="bottom", fontsize="small")
+    ax.set_xticks(x, [label for _, label in fields])
+    return finish(ax, f"Seed {unchecked.seed}: programs with a branch that cannot launch "
+                      f"({unchecked.added} / {checked.added} programs added)", "", "programs")
