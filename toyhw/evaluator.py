@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Optional, Sequence
 
 import numpy as np
@@ -72,15 +73,22 @@ class ShapeTimes:
         hit = self._rules.get(id(rule))
         if hit is None or hit[2] is not rule:
             col = self._index[rule.config]
-            hit = self._rules[id(rule)] = (self._mask(rule), col, rule, bool(self._launchable[col]))
+            mask = self._mask(rule)
+            # None: the rule reaches none of these shapes (often so for generalizing edits), nothing to write
+            hit = self._rules[id(rule)] = (mask if mask.any() else None, col, rule, bool(self._launchable[col]))
         return hit
 
     def config_indices(self, program: Program) -> np.ndarray:
         """Return the config column `program` picks for every shape."""
-        idx = np.full(len(self.shapes), self._index[program.default], dtype=np.int64)
+        idx = np.empty(len(self.shapes), dtype=np.int64)
+        idx.fill(self._index[program.default])
+        get = self._rules.get
         for rule in reversed(program.rules):  # earlier rules overwrite later ones: the first match wins
-            mask, col, _, _ = self.rule_info(rule)
-            idx[mask] = col
+            hit = get(id(rule))
+            if hit is None or hit[2] is not rule:
+                hit = self.rule_info(rule)
+            if hit[0] is not None:
+                idx[hit[0]] = hit[1]
         return idx
 
     def program_times(self, program: Program) -> np.ndarray:
@@ -130,6 +138,7 @@ class ShapeRow:
         return getattr(self, key)  # the seed's driver reads rows like dicts: row["vs_best"]
 
 
+_CONFIG = attrgetter("config")
 _INDEX_CACHE: dict[int, tuple[tuple, dict]] = {}
 
 
@@ -172,6 +181,10 @@ class Evaluator:
         self.bench_runs = 0
         self._launchable = np.asarray(table.launchable, dtype=bool)
         self._config_ok: dict[gemm_config.GemmConfig, bool] = {}
+        # ids of the table's own launchable configs (the table keeps them alive, so ids stay theirs): the mock LLM
+        # writes only these instances, and a set test over all branches at C speed replaces a loop per rule
+        self._good_ids = {id(c) for c, ok in zip(table.configs, self._launchable) if ok}
+        self._good_ids.update(id(c) for c in self.expert.branches() if not self.has_bad_branch(Program((), c)))
         self._log_expert = np.log(self.expert_times)
         stage1 = np.arange(0, len(self.shapes), CASCADE_EVERY)
         self._stage1 = stage1
@@ -181,7 +194,9 @@ class Evaluator:
 
     def has_bad_branch(self, program: Program) -> bool:
         """Return True when some branch of `program` returns a config that cannot launch (the static check)."""
-        info = self.data.rule_info
+        if self._good_ids.issuperset(map(id, map(_CONFIG, program.rules))) and id(program.default) in self._good_ids:
+            return False
+        info = self.data.rule_info  # some config is not a known launchable instance: decide rule by rule
         if not all(info(rule)[3] for rule in program.rules):
             return True
         good = self._config_ok.get(program.default)
@@ -206,7 +221,7 @@ class Evaluator:
         before = self.bench_runs
         if self.cascade:
             first = self._run(self._stage1, idx)
-            if not np.all(np.isfinite(first)):
+            if not np.isfinite(first).all():
                 return EvalResult(None, None, "crash", self.bench_runs - before)
             stage1_score = _geomean_from_logs(self._log_expert1, first)
             if stage1_score < CASCADE_RATIO * self._best_stage1:
@@ -217,7 +232,7 @@ class Evaluator:
             times[self._stage2] = self._run(self._stage2, idx)
         else:
             times = self._run(self.data.rows, idx)
-        if not np.all(np.isfinite(times)):
+        if not np.isfinite(times).all():
             return EvalResult(None, None, "crash", self.bench_runs - before)
         return EvalResult(_geomean_from_logs(self._log_expert, times), times, "ok", self.bench_runs - before)
 
