@@ -7,7 +7,6 @@ heuristics really test (`if M <= 48 and K >= 4096`).
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Optional
 
@@ -68,7 +67,11 @@ class Rule:
                     raise ValueError(f"bound {b!r} on {name} is not allowed; bounds are integers >= 0 or None")
 
     def __hash__(self) -> int:
-        return _cached_hash(self, (self.config, self.m_min, self.m_max, self.n_min, self.n_max, self.k_min, self.k_max))
+        value = self.__dict__.get("_hash")  # inlined: a program's hash asks each of its rules
+        if value is None:
+            value = _cached_hash(self, (self.config, self.m_min, self.m_max, self.n_min, self.n_max, self.k_min,
+                                        self.k_max))
+        return value
 
     def __getstate__(self) -> dict:
         return _without_hash(self)
@@ -102,7 +105,8 @@ class Rule:
 
     def with_config(self, config: GemmConfig) -> "Rule":
         """Return this rule returning `config` instead."""
-        return dataclasses.replace(self, config=config)
+        # the constructor directly: dataclasses.replace inspects the fields on every call
+        return Rule(config, self.m_min, self.m_max, self.n_min, self.n_max, self.k_min, self.k_max)
 
 
 @dataclass(frozen=True)

@@ -52,18 +52,23 @@ def decisions(program: Program, points: tuple[np.ndarray, np.ndarray, np.ndarray
     return chosen
 
 
-def _redundant(program: Program, index: int, points) -> bool:
-    """Return True when removing rule `index` changes no decision on `points`."""
+def _redundant(program: Program, index: int, points, masks: list[np.ndarray]) -> bool:
+    """Return True when removing rule `index` changes no decision on `points` (`masks[i]`: where rule i holds)."""
     rule = program.rules[index]
-    rest = Program(program.rules[index + 1:], program.default)
     earlier = np.zeros(points[0].shape, dtype=bool)
-    for other in program.rules[:index]:
-        earlier |= _mask(other, points)
-    fires = _mask(rule, points) & ~earlier
-    if not fires.any():
+    for mask in masks[:index]:
+        earlier |= mask
+    undecided = masks[index] & ~earlier  # where the rule fires
+    if not undecided.any():
         return True  # never fires
-    sub = tuple(p[fires] for p in points)
-    return all(c == rule.config for c in decisions(rest, sub))
+    # without it, the later rules and the default decide those points: each must pick the same config
+    for other, mask in zip(program.rules[index + 1:], masks[index + 1:]):
+        hit = mask & undecided
+        if hit.any():
+            if other.config != rule.config:
+                return False
+            undecided &= ~hit
+    return not undecided.any() or program.default == rule.config
 
 
 def simplify(program: Program) -> Program:
@@ -73,8 +78,9 @@ def simplify(program: Program) -> Program:
     while changed:
         changed = False
         points = _cells(current)
+        masks = [_mask(rule, points) for rule in current.rules]  # once per pass, not once per rule and pair
         for index in range(len(current.rules) - 1, -1, -1):
-            if _redundant(current, index, points):
+            if _redundant(current, index, points, masks):
                 current = Program(current.rules[:index] + current.rules[index + 1:], current.default)
                 changed = True
                 break
