@@ -9,24 +9,13 @@ import statistics
 import subprocess
 import sys
 import time
-from typing import Callable
 
 import matplotlib
 
 matplotlib.use("Agg")
 
+from timing import median_seconds  # noqa: E402  (benchmarks/ is on sys.path when a script here runs)
 from toyhw import ablations, variants  # noqa: E402
-
-
-def median_seconds(run: Callable[[], object], repeats: int = 3, setup: Callable[[], object] = lambda: None) -> float:
-    """Return the median wall time of `run` over `repeats` calls, `setup` before each."""
-    times = []
-    for _ in range(repeats):
-        setup()
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def clear_caches() -> None:

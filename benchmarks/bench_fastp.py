@@ -8,15 +8,14 @@ import contextlib
 import importlib.util
 import io
 import pathlib
-import statistics
 import sys
-import time
 from typing import Callable
 
 import matplotlib
 
 matplotlib.use("Agg")
 
+from timing import median_seconds  # noqa: E402  (benchmarks/ is on sys.path when a script here runs)
 from toyhw import fastp_study, knobs  # noqa: E402
 from toyhw.panels import fastp as fastp_panels  # noqa: E402
 from toyhw.panels.common import output_area, redraw  # noqa: E402
@@ -29,17 +28,6 @@ def panel_redraw(draw: Callable[[], object]) -> Callable[[], None]:
     return lambda: redraw(OUT, draw)
 
 SEED_SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "shared" / "seeds" / "seed000_fastp_feedback.py"
-
-
-def median_seconds(run: Callable[[], object], repeats: int = 5, setup: Callable[[], object] = lambda: None) -> float:
-    """Return the median wall time of `run` over `repeats` calls, `setup` before each."""
-    times = []
-    for _ in range(repeats):
-        setup()
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def clear_caches() -> None:

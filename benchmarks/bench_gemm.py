@@ -7,9 +7,52 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import dataclass
 
 from toyhw import expert, shapes
 from toyhw.time_table import TimeTable
+
+
+@dataclass(frozen=True)
+class GemmTiming:
+    """The GEMM time table's cost.
+
+    Attributes:
+        gpu: the GPU's name; n_configs, n_shapes: the table's size.
+        builds: seconds of each fresh build of the full table with every shape's oracle.
+        lookup: seconds per `TimeTable.time` call on a built table.
+    """
+
+    gpu: str
+    n_configs: int
+    n_shapes: int
+    builds: tuple[float, ...]
+    lookup: float
+
+    @property
+    def median_build(self) -> float:
+        """Return the median build time (seconds)."""
+        return sorted(self.builds)[len(self.builds) // 2]
+
+
+def measure(gpu: str = "H100", repeat: int = 5, n_lookups: int = 1_000_000) -> GemmTiming:
+    """Return the build times of `repeat` fresh full tables and the time of one lookup (over `n_lookups` calls)."""
+    lecture = shapes.all_shapes()
+    builds = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        table = TimeTable(gpu)
+        table.table(lecture)
+        for shape in lecture:
+            table.oracle(shape)
+        builds.append(time.perf_counter() - start)
+    pairs = [(expert.expert_config(s), s) for s in lecture]
+    start = time.perf_counter()
+    for i in range(n_lookups):
+        config, shape = pairs[i % len(pairs)]
+        table.time(config, shape)
+    lookup = (time.perf_counter() - start) / n_lookups
+    return GemmTiming(gpu, len(table.configs), len(lecture), tuple(builds), lookup)
 
 
 def main() -> None:
@@ -17,28 +60,11 @@ def main() -> None:
     parser.add_argument("--gpu", default="H100")
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    lecture = shapes.all_shapes()
-    builds = []
-    for _ in range(args.repeat):
-        start = time.perf_counter()
-        table = TimeTable(args.gpu)
-        table.table(lecture)
-        for shape in lecture:
-            table.oracle(shape)
-        builds.append(time.perf_counter() - start)
-    n_lookups = 1_000_000
-    pairs = [(expert.expert_config(s), s) for s in lecture]
-    start = time.perf_counter()
-    for i in range(n_lookups):
-        config, shape = pairs[i % len(pairs)]
-        table.time(config, shape)
-    lookup = (time.perf_counter() - start) / n_lookups
-    n_times = len(table.configs) * len(lecture)
-    median = sorted(builds)[len(builds) // 2]
-    print(f"{args.gpu}: {len(table.configs)} configs x {len(lecture)} shapes = {n_times:,} times")
-    print(f"full table + oracles: best {min(builds) * 1e3:.1f} ms, median {median * 1e3:.1f} ms"
+    t = measure(args.gpu, args.repeat)
+    print(f"{t.gpu}: {t.n_configs} configs x {t.n_shapes} shapes = {t.n_configs * t.n_shapes:,} times")
+    print(f"full table + oracles: best {min(t.builds) * 1e3:.1f} ms, median {t.median_build * 1e3:.1f} ms"
           f" over {args.repeat} fresh builds")
-    print(f"TimeTable.time lookup: {lookup * 1e9:.0f} ns per call ({n_lookups:,} calls)")
+    print(f"TimeTable.time lookup: {t.lookup * 1e9:.0f} ns per call (1,000,000 calls)")
 
 
 if __name__ == "__main__":
