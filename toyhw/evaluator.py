@@ -204,34 +204,35 @@ class Evaluator:
             good = self._config_ok[program.default] = bool(self._launchable[self.data.config_index(program.default)])
         return not good
 
-    def _run(self, rows: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        times = self.data.times[rows, idx[rows]]
+    def _record(self, rows: np.ndarray, times: np.ndarray, idx: np.ndarray) -> None:
+        """Count kernel runs on `rows` (their `times` and config columns `idx`) and keep the best time seen."""
         self.bench_runs += len(rows)
         better = times < self.best_time[rows]
-        if better.any():
+        if np.count_nonzero(better):  # the C-level count: ndarray.any goes through a Python wrapper
             self.best_time[rows[better]] = times[better]
-            self.best_index[rows[better]] = idx[rows[better]]
-        return times
+            self.best_index[rows[better]] = idx[better]
 
     def evaluate(self, program: Program) -> EvalResult:
         """Return the program's score and per-shape times, or the reason it was rejected (and count the runs)."""
         if self.check_all_branches and self.has_bad_branch(program):
             return EvalResult(None, None, "bad branch", 0)
         idx = self.data.config_indices(program)
+        # every shape's time read at once; only what `_record` counts was run (the cascade may stop after stage 1)
+        times = self.data.times[self.data.rows, idx]
         before = self.bench_runs
         if self.cascade:
-            first = self._run(self._stage1, idx)
+            stage1, stage2 = self._stage1, self._stage2
+            first = times[stage1]
+            self._record(stage1, first, idx[stage1])
             if not np.isfinite(first).all():
                 return EvalResult(None, None, "crash", self.bench_runs - before)
             stage1_score = _geomean_from_logs(self._log_expert1, first)
             if stage1_score < CASCADE_RATIO * self._best_stage1:
                 return EvalResult(None, None, "cascade", self.bench_runs - before)
             self._best_stage1 = max(self._best_stage1, stage1_score)
-            times = np.empty(len(self.shapes))
-            times[self._stage1] = first
-            times[self._stage2] = self._run(self._stage2, idx)
+            self._record(stage2, times[stage2], idx[stage2])
         else:
-            times = self._run(self.data.rows, idx)
+            self._record(self.data.rows, times, idx)
         if not np.isfinite(times).all():
             return EvalResult(None, None, "crash", self.bench_runs - before)
         return EvalResult(_geomean_from_logs(self._log_expert, times), times, "ok", self.bench_runs - before)
