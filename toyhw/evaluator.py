@@ -46,23 +46,39 @@ class ShapeTimes:
         self.rows = np.arange(len(self.shapes))
         self._index = _column_index(table.configs)
         self._masks: dict = {}
+        self._axis_masks: dict = {}
         self._rules: dict[int, tuple[np.ndarray, int, Rule, bool]] = {}
-        self._launchable = np.asarray(table.launchable, dtype=bool)
+        self._launchable = np.asarray(table.launchable, dtype=bool).tolist()
 
     def config_index(self, config: gemm_config.GemmConfig) -> int:
         """Return the column of `config` in the time matrix."""
         return self._index[config]
 
+    def _axis_mask(self, axis: int, lo: Optional[int], hi: Optional[int]) -> np.ndarray:
+        # cached per axis: new rules mostly reuse M ranges at round thresholds and N, K values of the training shapes
+        key = (axis, lo, hi)
+        mask = self._axis_masks.get(key)
+        if mask is None:
+            values = (self.M, self.N, self.K)[axis]
+            mask = np.ones(len(self.shapes), dtype=bool)
+            if lo is not None:
+                mask &= values >= lo
+            if hi is not None:
+                mask &= values <= hi
+            self._axis_masks[key] = mask
+        return mask
+
     def _mask(self, rule: Rule) -> np.ndarray:
         key = rule.bounds()
         mask = self._masks.get(key)
         if mask is None:
-            mask = np.ones(len(self.shapes), dtype=bool)
-            for values, (lo, hi) in zip((self.M, self.N, self.K), key):
-                if lo is not None:
-                    mask &= values >= lo
-                if hi is not None:
-                    mask &= values <= hi
+            mask = None
+            for axis, (lo, hi) in enumerate(key):
+                if lo is not None or hi is not None:
+                    part = self._axis_mask(axis, lo, hi)
+                    mask = part if mask is None else mask & part
+            if mask is None:  # no condition at all (a Rule refuses that; kept total for safety)
+                mask = np.ones(len(self.shapes), dtype=bool)
             self._masks[key] = mask
         return mask
 
@@ -75,7 +91,7 @@ class ShapeTimes:
             col = self._index[rule.config]
             mask = self._mask(rule)
             # None: the rule reaches none of these shapes (often so for generalizing edits), nothing to write
-            hit = self._rules[id(rule)] = (mask if mask.any() else None, col, rule, bool(self._launchable[col]))
+            hit = self._rules[id(rule)] = (mask if np.count_nonzero(mask) else None, col, rule, self._launchable[col])
         return hit
 
     def config_indices(self, program: Program) -> np.ndarray:
@@ -179,7 +195,7 @@ class Evaluator:
         self.best_time = np.full(len(self.shapes), math.inf)
         self.best_index = np.zeros(len(self.shapes), dtype=np.int64)
         self.bench_runs = 0
-        self._launchable = np.asarray(table.launchable, dtype=bool)
+        self._launchable = self.data._launchable
         self._config_ok: dict[gemm_config.GemmConfig, bool] = {}
         # ids of the table's own launchable configs (the table keeps them alive, so ids stay theirs): the mock LLM
         # writes only these instances, and a set test over all branches at C speed replaces a loop per rule
