@@ -35,6 +35,18 @@ Row = tuple[str, float, "float | None"]
 
 
 def _peak_mb(who: int) -> float:
+    """Return the peak resident memory (MB) of this process (RUSAGE_SELF) or of its largest finished child.
+
+    For this process, Linux's VmHWM is read where it exists: ru_maxrss survives exec, so a child started by a big
+    parent would report the parent's size at fork instead of its own.
+    """
+    if who == resource.RUSAGE_SELF:
+        try:
+            for line in pathlib.Path("/proc/self/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+        except OSError:
+            pass
     return resource.getrusage(who).ru_maxrss / 1024  # Linux reports kilobytes
 
 
