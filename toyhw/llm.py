@@ -138,14 +138,12 @@ class MockLLM:
         return min(int(weights.searchsorted(rng.random() * weights[-1], side="right")), n - 1)
 
     def _operator(self, feedback: Feedback, rng: random.Random, can_borrow: bool) -> str:
-        mix = dict(feedback.mix or FIXED_MIX)
+        mix = feedback.mix or FIXED_MIX
         if not self.new_rules:
             mix = {"retune": 1.0}
         elif not self.knowledge:
             mix = {"retune": mix["retune"], "specialize": mix["specialize"]}  # no guessed configs, one field at a time
-        if not can_borrow:
-            mix.pop("borrow", None)
-        names = [op for op in OPERATORS if op in mix]
+        names = [op for op in OPERATORS if op in mix and (can_borrow or op != "borrow")]
         return rng.choices(names, weights=[mix[op] for op in names])[0]
 
     # ----- what config to write for a shape
