@@ -64,7 +64,9 @@ def _ablation_child(workers: int) -> dict:
     digest = hashlib.sha256(repr([(r.variant, r.seed, r.budget, r.history, r.final, r.test, r.bench_runs, r.rules,
                                    programs.render(r.best), r.lineage, r.n_added, r.n_added_bad_branch)
                                   for r in results]).encode()).hexdigest()
-    return {"seconds": seconds, "digest": digest, "peak_mb": _peak_mb(resource.RUSAGE_SELF),
+    cpu = sum(resource.getrusage(who).ru_utime + resource.getrusage(who).ru_stime
+              for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return {"seconds": seconds, "cpu_seconds": cpu, "digest": digest, "peak_mb": _peak_mb(resource.RUSAGE_SELF),
             "children_peak_mb": _peak_mb(resource.RUSAGE_CHILDREN)}
 
 
@@ -137,6 +139,8 @@ def ablation_rows() -> tuple[list[Row], str]:
             ("full ablation 9 x 5 x 1000, 2 worker processes: the grid alone", pool["seconds"], None)]
     note = ("full ablation: 2 workers give results identical to serial (sha256 " + serial["digest"][:12] + ")"
             if same else "full ablation: RESULTS DIFFER between serial and 2 workers")
+    note += (f"; CPU time of the whole fresh process (workers included): serial {serial['cpu_seconds']:.2f} s, "
+             f"2 workers {pool['cpu_seconds']:.2f} s")
     return rows, note
 
 
@@ -160,8 +164,9 @@ def machine(numpy_version: str) -> str:
         pass
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    load = ", load average %.2f at the start" % os.getloadavg()[0] if hasattr(os, "getloadavg") else ""
     return (f"{cpu}, {cores} cores usable, Python {platform.python_version()}, numpy {numpy_version}, "
-            f"{platform.system()} {platform.release()}, {now}")
+            f"{platform.system()} {platform.release()}, {now}{load}")
 
 
 def _seconds(value: float) -> str:
@@ -172,6 +177,9 @@ def _seconds(value: float) -> str:
 
 def report(with_notebooks: bool = True) -> str:
     """Run every measurement and return the Markdown report."""
+    import numpy as np
+
+    where = machine(np.__version__)  # before measuring: it reports the load the measurements started under
     rows: list[Row] = []
     notes: list[str] = []
     fastp, note = fastp_rows()
@@ -186,9 +194,7 @@ def report(with_notebooks: bool = True) -> str:
         rows += notebook_rows()
     rows.append(("this benchmark process (lecture 10, GEMM, one evolve run), peak memory", float("nan"),
                  _peak_mb(resource.RUSAGE_SELF)))
-    import numpy as np
-
-    lines = ["# Benchmark results", "", f"Machine: {machine(np.__version__)}", "",
+    lines = ["# Benchmark results", "", f"Machine: {where}", "",
              "Written by `.venv/bin/python benchmarks/run.py` (its latest output; figures vary by a few % run to run).",
              "", "| measurement | seconds | peak memory (MB) |", "|---|---|---|"]
     for what, seconds, mb in rows:
