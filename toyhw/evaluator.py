@@ -47,7 +47,7 @@ class ShapeTimes:
         self._index = _column_index(table.configs)
         self._masks: dict = {}
         self._axis_masks: dict = {}
-        self._rules: dict[int, tuple[np.ndarray, int, Rule, bool]] = {}
+        self._rules: dict[int, tuple[Optional[np.ndarray], int, Rule, bool]] = {}
         self._launchable = np.asarray(table.launchable, dtype=bool).tolist()
 
     def config_index(self, config: gemm_config.GemmConfig) -> int:
@@ -82,8 +82,9 @@ class ShapeTimes:
             self._masks[key] = mask
         return mask
 
-    def rule_info(self, rule: Rule) -> tuple[np.ndarray, int, Rule, bool]:
-        """Return (shapes the rule matches, its config's column, the rule, whether that config can launch)."""
+    def rule_info(self, rule: Rule) -> tuple[Optional[np.ndarray], int, Rule, bool]:
+        """Return (the shapes the rule matches as a mask, None when it matches none; its config's column; the rule;
+        whether that config can launch)."""
         # children share most rule objects with their parents: keyed by identity, a lookup needs no hashing (the
         # entry holds the rule, so its id cannot be reused while cached)
         hit = self._rules.get(id(rule))
