@@ -251,7 +251,7 @@ def lab_settings(base: pathlib.Path) -> pathlib.Path:
 
 @pytest.fixture(scope="session")
 def lab_server(browser, tmp_path_factory: pytest.TempPathFactory, artifacts: pathlib.Path) -> Iterator[Server]:
-    """JupyterLab on a free port of 127.0.0.1, no token, app exposed as window.jupyterapp, serving a copy of the pack."""
+    """JupyterLab on a free port of 127.0.0.1, no token, the app exposed as window.jupyterapp, on a copy of the pack."""
     base = tmp_path_factory.mktemp("lab")
     root = _throwaway_root(base)
     port = _free_port()

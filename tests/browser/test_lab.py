@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 import pathlib
-import re
 import time
 import urllib.request
 
 import pytest
 
-from widget_driver import exercise_panels, notebooks, page_errors
+from widget_driver import exercise_panels, has_widget_cells, notebooks, page_errors
 
 NOTEBOOKS = notebooks()
 RUN_ALL_TIMEOUT = 300.0  # seconds; each notebook runs in well under a minute
@@ -75,13 +74,6 @@ _CELL_PROBLEMS = """(widgetMime) => {
 }"""
 
 
-def _uses_widgets(path: pathlib.Path) -> bool:
-    """Whether the notebook has a widget cell (by the pack's convention they start with # NBVAL_IGNORE_OUTPUT)."""
-    cells = json.loads(path.read_text())["cells"]
-    sources = ["".join(c["source"]).lstrip() for c in cells if c["cell_type"] == "code"]
-    return any(s.startswith("# NBVAL_IGNORE_OUTPUT") and re.search(r"panel|widgets|interact", s) for s in sources)
-
-
 def _run_all(page) -> None:
     page.evaluate(_RUN_ALL)
     deadline = time.monotonic() + RUN_ALL_TIMEOUT
@@ -137,7 +129,7 @@ def test_notebook_in_jupyterlab(path: pathlib.Path, lab_server, page, artifacts:
         assert not problems, f"{path.name} shows errors after running all cells:\n" + "\n".join(problems)
         assert cells["renderedViews"] == cells["widgetViews"], f"widget views rendered / expected: {cells}"
         moves = exercise_panels(page, artifacts, f"lab-{path.stem}")
-        if _uses_widgets(path):
+        if has_widget_cells(path):
             assert moves, f"{path.name} has widget cells but no panel (controls plus an Output) was found"
         assert not page_errors(page)
         print(f"\n{path.name}: opened and ran in {ran:.1f} s; {len(moves)} moves in "

@@ -2,13 +2,14 @@
 
 A panel is a top-level widget view with controls in it: a toyhw panel (a VBox of controls plus an Output) or an
 `@interact`. Its controls are the sliders, dropdowns, selections, checkboxes and number boxes in it, outside its
-Output. After each move the panel must redraw and show no error: fresh output nodes in its Output, or, for a panel
-without an Output (an HTML card), a changed card. In a panel with a plot at least one move must change an image's
+Output. After each move the panel must redraw and show no error: fresh output nodes in its Output, or a changed HTML
+card (a control may change only the card). In a panel with a plot at least one move must change an image's
 `src`.
 """
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import pathlib
 import re
@@ -19,7 +20,8 @@ if TYPE_CHECKING:  # the tests skip, rather than fail to collect, where playwrig
     from playwright.sync_api import Page
 
 # TOYHW_NOTEBOOKS points the tests at another folder of notebooks (to try the tests themselves on a scratch notebook).
-NOTEBOOK_DIR = pathlib.Path(os.environ.get("TOYHW_NOTEBOOKS", pathlib.Path(__file__).resolve().parents[2] / "notebooks"))
+_REPO = pathlib.Path(__file__).resolve().parents[2]
+NOTEBOOK_DIR = pathlib.Path(os.environ.get("TOYHW_NOTEBOOKS") or _REPO / "notebooks")
 
 REDRAW_TIMEOUT = 60.0  # seconds for one redraw; toyhw panels take well under a second
 ERROR_LINE = re.compile(r"^\s*Error: [A-Za-z_][\w.]*(:.*|$)", re.MULTILINE)
@@ -64,7 +66,8 @@ _STATE = """(panel) => {
   return {
     fresh: outs.filter(el => !el.hasAttribute('data-toyhw-old')).length,
     srcs: Array.from(panel.querySelectorAll('.widget-output img')).map(img => img.src),
-    text: Array.from(panel.querySelectorAll('.widget-output')).map(el => el.innerText).join('\\n'),
+    text: Array.from(panel.querySelectorAll('.widget-output, .widget-html, .widget-htmlmath'))
+      .map(el => el.innerText).join('\\n'),
     outputs: panel.querySelectorAll('.widget-output').length,
     cards: Array.from(panel.querySelectorAll('.widget-html, .widget-htmlmath')).map(el => el.innerHTML).join(''),
   };
@@ -72,7 +75,8 @@ _STATE = """(panel) => {
 
 _PAGE_ERRORS = """() => {
   const found = [];
-  document.querySelectorAll('.widget-output').forEach(el => found.push(['widget output', el.innerText]));
+  document.querySelectorAll('.widget-output, .widget-html, .widget-htmlmath').forEach(el =>
+    found.push(['widget output', el.innerText]));
   document.querySelectorAll('[data-mime-type="application/vnd.jupyter.stderr"]').forEach(el => {
     if (!el.closest('[data-toyhw-expected-error]')) found.push(['stderr output', el.innerText]);
   });
@@ -84,6 +88,12 @@ _PAGE_ERRORS = """() => {
 def notebooks() -> list[pathlib.Path]:
     """Return the committed notebooks, found when the tests are collected (the set grows as the pack does)."""
     return sorted(NOTEBOOK_DIR.glob("[0-9]*.ipynb"))
+
+
+def has_widget_cells(path: pathlib.Path) -> bool:
+    """Whether the notebook has a widget cell (by the pack's convention they start with # NBVAL_IGNORE_OUTPUT)."""
+    sources = ["".join(c["source"]).lstrip() for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+    return any(s.startswith("# NBVAL_IGNORE_OUTPUT") and re.search(r"panel|widgets|interact", s) for s in sources)
 
 
 def page_errors(page: Page) -> list[str]:
@@ -179,9 +189,9 @@ def _wait_redraw(page: Page, panel_loc, old: dict, what: str) -> bool:
     old_cards = old["cards"]
 
     def redrawn(now: dict) -> bool:
-        if now["outputs"]:
-            return now["fresh"] > 0 or bool(ERROR_LINE.search(now["text"]))
-        return now["cards"] != old_cards or not old_cards  # nothing to watch in a panel without Output or card
+        if not now["outputs"] and not old_cards:
+            return True  # nothing to watch in a panel without Output or card
+        return now["fresh"] > 0 or now["cards"] != old_cards or bool(ERROR_LINE.search(now["text"]))
 
     while not redrawn(state):
         if time.monotonic() > deadline:
