@@ -100,16 +100,12 @@ def browser() -> Iterator["playwright.sync_api.Browser"]:  # noqa: F821
 
 
 @pytest.fixture
-def page(browser, request: pytest.FixtureRequest):
-    """A fresh page in its own context; browser console errors are kept on `page.console_errors`."""
+def page(browser):
+    """A fresh page in its own browser context (no cookies or storage shared between tests)."""
     context = browser.new_context(viewport=VIEWPORT)
     context.set_default_timeout(30_000)
-    pg = context.new_page()
-    pg.console_errors = []  # type: ignore[attr-defined]
-    pg.on("console", lambda msg: msg.type == "error" and pg.console_errors.append(msg.text))
-    pg.on("pageerror", lambda err: pg.console_errors.append(f"pageerror: {err}"))
     try:
-        yield pg
+        yield context.new_page()
     finally:
         context.close()
 
