@@ -228,12 +228,13 @@ class Evaluator:
         return not good
 
     def _record(self, rows: np.ndarray, times: np.ndarray, idx: np.ndarray) -> None:
-        """Count kernel runs on `rows` (their `times` and config columns `idx`) and keep the best time seen."""
+        """Count kernel runs on `rows` (their `times`; `idx`: the config column of every shape) and keep the best."""
         self.bench_runs += len(rows)
         better = times < self.best_time[rows]
         if np.count_nonzero(better):  # the C-level count: ndarray.any goes through a Python wrapper
-            self.best_time[rows[better]] = times[better]
-            self.best_index[rows[better]] = idx[better]
+            where = rows[better]
+            self.best_time[where] = times[better]
+            self.best_index[where] = idx[where]
 
     def evaluate(self, program: Program) -> EvalResult:
         """Return the program's score and per-shape times, or the reason it was rejected (and count the runs)."""
@@ -246,7 +247,7 @@ class Evaluator:
         if self.cascade:
             stage1, stage2 = self._stage1, self._stage2
             first = times[stage1]
-            self._record(stage1, first, idx[stage1])
+            self._record(stage1, first, idx)
             total = _log_ratio_sum(self._log_expert1, first)
             if total == -math.inf:  # some stage-1 kernel could not launch
                 return EvalResult(None, None, "crash", self.bench_runs - before)
@@ -254,7 +255,7 @@ class Evaluator:
             if stage1_score < CASCADE_RATIO * self._best_stage1:
                 return EvalResult(None, None, "cascade", self.bench_runs - before)
             self._best_stage1 = max(self._best_stage1, stage1_score)
-            self._record(stage2, times[stage2], idx[stage2])
+            self._record(stage2, times[stage2], idx)
         else:
             self._record(self.data.rows, times, idx)
         total = _log_ratio_sum(self._log_expert, times)
