@@ -80,9 +80,10 @@ _PAGE_ERRORS = """() => {
   document.querySelectorAll('[data-mime-type="application/vnd.jupyter.stderr"]').forEach(el => {
     if (!el.closest('[data-toyhw-expected-error]')) found.push(['stderr output', el.innerText]);
   });
-  found.push(['page', document.body.innerText]);
+  // The whole page too (Voila's own error message), unless a cell is tagged to raise on purpose.
+  if (!document.querySelector('[data-toyhw-expected-error]')) found.push(['page', document.body.innerText]);
   return found;
-}""".replace("KINDS", _CONTROL_KINDS)
+}"""
 
 
 def notebooks() -> list[pathlib.Path]:
@@ -98,15 +99,16 @@ def has_widget_cells(path: pathlib.Path) -> bool:
 
 def page_errors(page: Page) -> list[str]:
     """Return every error shown on the page: error lines in widget outputs, tracebacks anywhere, Voila's cell errors."""
-    problems = []
+    problems: dict[str, str] = {}  # what was shown -> where it was first seen
     for where, text in page.evaluate(_PAGE_ERRORS):
         if where == "widget output":
-            problems += [f"{where}: {m.group(0).strip()}" for m in ERROR_LINE.finditer(text)]
+            for match in ERROR_LINE.finditer(text):
+                problems.setdefault(match.group(0).strip(), where)
         lines = text.splitlines()
         for i, line in enumerate(lines):
             if TRACEBACK in line or "There was an error when executing cell" in line:
-                problems.append(f"{where}: " + "\n".join(lines[max(0, i - 1):i + 12]))
-    return list(dict.fromkeys(problems))
+                problems.setdefault("\n".join(lines[max(0, i - 1):i + 12]), where)
+    return [f"{where}: {shown}" for shown, where in problems.items()]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -144,9 +146,12 @@ def _move(page: Page, panel: int, control: dict) -> str:
         before = readout.inner_text() if readout.count() else str(now)
         handle.scroll_into_view_if_needed()
         handle.focus()
-        handle.press("PageUp" if now < top else "PageDown")
-        page.wait_for_timeout(100)
-        after = readout.inner_text() if readout.count() else handle.get_attribute("aria-valuenow")
+        for key in ("PageUp", "PageDown") if now < top else ("PageDown", "PageUp"):
+            handle.press(key)
+            page.wait_for_timeout(100)
+            after = readout.inner_text() if readout.count() else handle.get_attribute("aria-valuenow")
+            if after != before:
+                break
         return f"{name} {before} -> {after}"
     if kind in ("dropdown", "select", "select-multiple"):
         select = loc.locator("select")
