@@ -23,8 +23,11 @@ LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.d/toyhw.json
 $(LAB_OVERRIDES): tools/jupyterlab-overrides.json $(STAMP)
 	install -D -m 644 $< $@
 
+# Jupyter refuses to run as root unless told; containers and CI machines often are root.
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
+
 lab: setup $(LAB_OVERRIDES)
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab $(ALLOW_ROOT) notebooks/
 
 test: setup chromium
 	$(BIN)/python -m pytest
@@ -40,7 +43,7 @@ NB ?= 02
 PORT ?= 8866
 present: setup
 	@nb="$$(ls notebooks/$(basename $(notdir $(NB)))*.ipynb 2>/dev/null | head -n 1)"; \
-	test -n "$$nb" || { echo "no notebook matches notebooks/$(NB)*.ipynb; try NB=01 .. NB=06"; exit 2; }; \
+	test -n "$$nb" || { echo "no notebook matches notebooks/$(NB)*.ipynb; try NB=01 .. NB=07"; exit 2; }; \
 	echo "Serving $$nb as an app on http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"; \
 	$(BIN)/voila "$$nb" --Voila.ip=127.0.0.1 --port=$(PORT) --show_tracebacks=True $(VOILA_FLAGS)
 
