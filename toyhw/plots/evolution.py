@@ -39,8 +39,9 @@ def score_vs_programs(study: AblationStudy, variants: Sequence[str], budget: Opt
     share = ax.secondary_yaxis("right", functions=(lambda s: (s - 1) / (oracle - 1) * 100,
                                                    lambda p: 1 + p / 100 * (oracle - 1)))
     share.set_ylabel("share of the oracle's headroom (%)")
-    seeds = ", ".join(str(s) for s in study.seeds[:n_seeds])
-    finish(ax, f"Best score so far (median and min-max over seeds {seeds})", "proposed programs",
+    shown = study.seeds[:n_seeds]
+    over = f"seed {shown[0]}" if len(shown) == 1 else f"median and min-max over seeds {', '.join(map(str, shown))}"
+    finish(ax, f"Best score so far ({over})", "proposed programs",
            "geomean speedup over the expert (train)")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=4, frameon=False, fontsize="small")
     return ax

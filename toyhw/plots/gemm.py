@@ -144,7 +144,7 @@ def breakdown_bars(table: TimeTable, shape: Shape, configs: dict[str, GemmConfig
     for y, label in enumerate(labels):
         cost = gemm_cost.gemm_time(configs[label], shape, table.gpu)
         if not math.isfinite(cost.time_us):
-            ax.text(0, y, f"  cannot launch: {cost.reason[:60]}", va="center", fontsize="small")
+            ax.text(0, y, f"  cannot launch ({gemm_config.problem_kind(cost.reason)})", va="center", fontsize="small")
             continue
         main = cost.time_us - cost.launch_us - cost.fill_us - cost.reduction_us
         left = 0.0
