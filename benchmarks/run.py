@@ -195,7 +195,8 @@ def report(with_notebooks: bool = True) -> str:
     rows.append(("this benchmark process (lecture 10, GEMM, one evolve run), peak memory", float("nan"),
                  _peak_mb(resource.RUSAGE_SELF)))
     lines = ["# Benchmark results", "", f"Machine: {where}", "",
-             "Written by `.venv/bin/python benchmarks/run.py` (its latest output). On a shared machine the figures vary by 10-30% from run to run: compare runs made at the same time.",
+             "Written by `.venv/bin/python benchmarks/run.py` (its latest output). On a shared machine the figures "
+             "vary by 10-30% from run to run: compare runs made at the same time.",
              "", "| measurement | seconds | peak memory (MB) |", "|---|---|---|"]
     for what, seconds, mb in rows:
         lines.append(f"| {what} | {_seconds(seconds)} | {'' if mb is None else f'{mb:.0f}'} |")
