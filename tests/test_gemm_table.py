@@ -112,3 +112,18 @@ def test_oracle_headroom_is_modest_and_concentrated(table: TimeTable):
         assert 1.10 < _oracle_speedup(table, half) < 1.20
     gains = sorted(table.time(expert.expert_config(s), s) / table.oracle(s)[1] for s in every)
     assert sum(g < 1.02 for g in gains) > len(gains) / 2  # most shapes: the expert is (nearly) as good
+
+
+def test_a_shape_pickled_into_another_process_hashes_like_that_processes_own_shapes():
+    import pickle
+    import subprocess
+    import sys
+
+    from toyhw.shapes import Shape
+
+    blob = pickle.dumps(Shape("70B/8 qkv", 16, 1280, 8192)).hex()
+    code = ("import pickle, sys; from toyhw.shapes import Shape; s = pickle.loads(bytes.fromhex(sys.argv[1])); "
+            "fresh = Shape('70B/8 qkv', 16, 1280, 8192); print(s == fresh and hash(s) == hash(fresh) and fresh in {s})")
+    out = subprocess.run([sys.executable, "-c", code, blob], capture_output=True, text=True, check=True,
+                         env={"PYTHONHASHSEED": "123"}).stdout
+    assert out.strip() == "True"

@@ -39,6 +39,15 @@ class Shape:
     def __hash__(self) -> int:
         return self._hash  # type: ignore[attr-defined]
 
+    def __getstate__(self) -> dict:
+        """Return the pickled state without the cached hash: a string's hash differs from process to process."""
+        return {"name": self.name, "M": self.M, "N": self.N, "K": self.K}
+
+    def __setstate__(self, state: dict) -> None:
+        for field, value in state.items():
+            object.__setattr__(self, field, value)
+        object.__setattr__(self, "_hash", hash((self.name, self.M, self.N, self.K)))
+
     def label(self) -> str:
         """Return a readable label like "70B/8 qkv M=16"."""
         return f"{self.name} M={self.M}"
