@@ -161,12 +161,6 @@ def fastp_curves(
     return curves
 
 
-def best_mode(table: dict[str, dict[int, dict[float, float]]], rounds: int, p: float) -> list[str]:
-    """Return the modes with the highest fast_p at (`rounds`, `p`) (several when tied)."""
-    top = max(row[rounds][p] for row in table.values())
-    return [mode for mode, row in table.items() if row[rounds][p] == top]
-
-
 def observations(table: dict[str, dict[int, dict[float, float]]], ps: Sequence[float] = SEED_PS) -> list[str]:
     """Return lecture 10's observations, each stated only if the table bears it out."""
     notes: list[str] = []

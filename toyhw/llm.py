@@ -28,7 +28,7 @@ import numpy as np
 
 from toyhw import knowledge
 from toyhw.gemm_config import FIELDS, GemmConfig
-from toyhw.programs import Program, Rule, config_source, firing_rule
+from toyhw.programs import Program, Rule, firing_rule
 from toyhw.shapes import Shape
 
 OPERATORS = ("retune", "specialize", "generalize", "borrow")
@@ -259,7 +259,3 @@ def _clip(span: tuple[Optional[int], Optional[int]], lo: Optional[int], hi: Opti
         b = hi if b is None else min(b, hi)
     return a, b
 
-
-def describe(config: GemmConfig) -> str:
-    """Return a config as program source (for descriptions shown in notebooks)."""
-    return config_source(config)

@@ -40,18 +40,6 @@ def _mask(rule: Rule, points: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.n
     return mask
 
 
-def decisions(program: Program, points: tuple[np.ndarray, np.ndarray, np.ndarray]) -> list:
-    """Return the config `program` picks at each point (M, N, K arrays)."""
-    chosen: list = [program.default] * len(points[0])
-    undecided = np.ones(points[0].shape, dtype=bool)
-    for rule in program.rules:
-        hit = _mask(rule, points) & undecided
-        for i in np.flatnonzero(hit):
-            chosen[i] = rule.config
-        undecided &= ~hit
-    return chosen
-
-
 def _redundant(program: Program, index: int, points, masks: list[np.ndarray]) -> bool:
     """Return True when removing rule `index` changes no decision on `points` (`masks[i]`: where rule i holds)."""
     rule = program.rules[index]

@@ -3,11 +3,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-import matplotlib
-
-
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.axes import Axes  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib.axes import Axes
 
 FIGSIZE = (7.0, 4.0)
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
