@@ -15,7 +15,7 @@ import numpy as np
 from toyhw import shapes as shapes_lib
 from toyhw import variants as variants_lib
 from toyhw.evaluator import Evaluator, ShapeTimes, geomean_speedup, oracle_speedup
-from toyhw.evolve import LineageStep, evolve
+from toyhw.evolve import LineageStep, check_budget, evolve
 from toyhw.programs import Program, simplify
 from toyhw.time_table import TimeTable, shared_table
 
@@ -58,11 +58,6 @@ def headroom_share(score: float, oracle: float) -> float:
     return (score - 1.0) / (oracle - 1.0)
 
 
-def _check_budget(budget: int) -> None:
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-        raise ValueError(f"budget = {budget!r} is not allowed; it must be an integer >= 1 (proposed programs)")
-
-
 @dataclass(frozen=True)
 class RunSummary:
     """One evolution run of one variant.
@@ -94,7 +89,7 @@ class RunSummary:
 def run_one(variant: str, seed: int, budget: int) -> RunSummary:
     """Return one run of `variant` (a name of toyhw.variants) with `seed` and `budget` proposed programs."""
     spec = variants_lib.get(variant)
-    _check_budget(budget)
+    check_budget(budget)
     ctx = context()
     evaluator = Evaluator(ctx.train, ctx.table)
     out = evolve(evaluator, budget, seed=seed, **spec.evolve_kwargs)
@@ -133,7 +128,7 @@ class AblationStudy:
 def ablation_study(variants: Sequence[str] = variants_lib.SEED_VARIANTS, seeds: Sequence[int] = SEEDS,
                    budget: int = BUDGET) -> AblationStudy:
     """Return every variant x seed run at `budget` (each run cached; unknown variant -> KeyError)."""
-    _check_budget(budget)
+    check_budget(budget)
     for name in variants:
         variants_lib.get(name)
     ctx = context()
@@ -199,7 +194,7 @@ def _share(rows, key: str) -> float:
 @functools.lru_cache(maxsize=64)
 def targeting(seed: int = 0, budget: int = 300) -> Targeting:
     """Return demo 2 for one run of the full method."""
-    _check_budget(budget)
+    check_budget(budget)
     ctx = context()
     evaluator = Evaluator(ctx.train, ctx.table)
     out = evolve(evaluator, budget, seed=seed)
@@ -248,7 +243,7 @@ class BranchRow:
 @functools.lru_cache(maxsize=64)
 def branch_row(seed: int, budget: int, check: bool) -> BranchRow:
     """Return demo 3's row for one run of the full method."""
-    _check_budget(budget)
+    check_budget(budget)
     ctx = context()
     evaluator = Evaluator(ctx.train, ctx.table, check_all_branches=check)
     out = evolve(evaluator, budget, seed=seed)

@@ -114,6 +114,12 @@ def _lineage(best: Entry, entries: Mapping[int, Entry]) -> tuple[LineageStep, ..
     return tuple(reversed(chain))
 
 
+def check_budget(budget: int) -> None:
+    """Raise ValueError naming `budget` unless it is an integer >= 1 (a number of proposed programs)."""
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise ValueError(f"budget = {budget!r} is not allowed; it must be an integer >= 1 (proposed programs)")
+
+
 def evolve(evaluator: Evaluator, budget: int, seed: int = 0, llm: Optional[ProposalStep] = None, n_islands: int = 4,
            evolution: bool = True, cascade: Optional[bool] = None, adaptive_mix: bool = True,
            initial: Optional[Program] = None, capacity: int = 100, migrate_every: int = 50) -> EvolveResult:
@@ -122,8 +128,7 @@ def evolve(evaluator: Evaluator, budget: int, seed: int = 0, llm: Optional[Propo
     `evolution=False` always starts from the initial program (AlphaEvolve's "no evolution"); `cascade` overrides the
     evaluator's own setting when given; `adaptive_mix=False` keeps the edit kinds' shares fixed ("no meta prompt").
     """
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-        raise ValueError(f"budget = {budget!r} is not allowed; it must be an integer >= 1 (proposed programs)")
+    check_budget(budget)
     if cascade is not None:
         evaluator.cascade = cascade
     llm = llm if llm is not None else MockLLM()

@@ -16,6 +16,7 @@ from typing import Callable, Iterable, Optional, Sequence
 from toyhw import ablations
 from toyhw import variants as variants_lib
 from toyhw.ablations import AblationStudy, RunSummary
+from toyhw.evolve import check_budget
 
 Progress = Callable[[int, int], None]
 """Called as progress(done, total) after each finished job."""
@@ -47,8 +48,7 @@ def grid(variants: Iterable[str], seeds: Iterable[int], budgets: Iterable[int]) 
 def check(job: Job) -> None:
     """Raise KeyError for an unknown variant or ValueError for a budget below 1, naming the value."""
     variants_lib.get(job.variant)
-    if isinstance(job.budget, bool) or not isinstance(job.budget, int) or job.budget < 1:
-        raise ValueError(f"budget = {job.budget!r} is not allowed; it must be an integer >= 1 (proposed programs)")
+    check_budget(job.budget)
 
 
 def run_job(job: Job) -> RunSummary:
