@@ -15,7 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 from timing import median_seconds  # noqa: E402  (benchmarks/ is on sys.path when a script here runs)
-from toyhw import ablations, variants  # noqa: E402
+from toyhw.evolve import ablations, variants  # noqa: E402
 
 
 def clear_caches() -> None:

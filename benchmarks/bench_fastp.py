@@ -16,7 +16,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 from timing import median_seconds  # noqa: E402  (benchmarks/ is on sys.path when a script here runs)
-from toyhw import fastp_study, knobs  # noqa: E402
+from toyhw.kernels import knobs, study  # noqa: E402
 from toyhw.panels import fastp as fastp_panels  # noqa: E402
 from toyhw.panels.common import output_area, redraw  # noqa: E402
 
@@ -32,8 +32,8 @@ SEED_SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "shared" / "seeds" /
 
 def clear_caches() -> None:
     """Empty every lecture-10 cache, so a measurement starts cold (as after a new task seed)."""
-    for cached in (knobs.run_kernel, fastp_study.tasks, fastp_study.one_shot, fastp_study._cached_speedups,
-                   fastp_study.best_possible_speedups):
+    for cached in (knobs.run_kernel, study.tasks, study.one_shot, study._cached_speedups,
+                   study.best_possible_speedups):
         cached.cache_clear()
 
 
@@ -55,7 +55,7 @@ def seed_script_seconds() -> float | None:
 def measurements() -> list[tuple[str, float]]:
     """Return (what, seconds) for each lecture-10 measurement."""
     rows = [("seed-000 table, toyhw (one-shot + 4 modes x 4 round counts, cold)",
-             median_seconds(lambda: (fastp_study.one_shot(), fastp_study.feedback_table()), 3, clear_caches))]
+             median_seconds(lambda: (study.one_shot(), study.feedback_table()), 3, clear_caches))]
     seed = seed_script_seconds()
     if seed is not None:
         rows.append(("seed-000 table, the seed script itself", seed))

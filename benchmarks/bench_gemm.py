@@ -9,8 +9,8 @@ import argparse
 import time
 from dataclasses import dataclass
 
-from toyhw import expert, shapes
-from toyhw.time_table import TimeTable
+from toyhw.gemm import expert, shapes
+from toyhw.gemm.time_table import TimeTable
 
 
 @dataclass(frozen=True)

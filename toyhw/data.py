@@ -5,7 +5,7 @@ check it and a test can pin it. A malformed row is refused with a ValueError nam
 a silently mis-read constant would change every number of lecture 13 without anyone noticing.
 
 `data/gpus.csv` columns (one row per GPU):
-    key                      short name used by `toyhw.gpu.get_gpu` ("H100", "H200", "A100", "L40S", "B200")
+    key                      short name used by `toyhw.gemm.gpu.get_gpu` ("H100", "H200", "A100", "L40S", "B200")
     model                    full product name ("H100 SXM5")
     sms                      streaming multiprocessors
     smem_per_sm_bytes        shared memory per SM, bytes

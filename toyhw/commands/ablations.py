@@ -5,7 +5,7 @@ import argparse
 
 import sys
 
-from toyhw import ablations, sweep, variants
+from toyhw.evolve import ablations, sweep, variants
 from toyhw.commands.options import int_list, name_list
 
 HELP = "mini AlphaEvolve ablations: variants x seeds, best score vs proposed programs (lecture 14, demo 1)"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from toyhw import ablations
+from toyhw.evolve import ablations
 from toyhw.commands.options import int_list
 
 HELP = "latent bad branches in the program database with and without the branch check (lecture 14, demo 3)"

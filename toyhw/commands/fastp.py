@@ -3,19 +3,19 @@ from __future__ import annotations
 
 import argparse
 
-from toyhw import fastp_study
+from toyhw.kernels import study
 from toyhw.commands.options import int_list
-from toyhw.proposers import PROPOSERS
+from toyhw.kernels.proposers import PROPOSERS
 
 HELP = "fast_p of one-shot kernels and of iterative optimization under four feedback regimes (lecture 10)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the task seed, the number of tasks and the round counts."""
-    parser.add_argument("--seed", type=int, default=fastp_study.SEED_TASK_SEED, help="task seed (default 230)")
-    parser.add_argument("--tasks", type=int, default=fastp_study.SEED_N_TASKS, help="number of tasks (default 200)")
+    parser.add_argument("--seed", type=int, default=study.SEED_TASK_SEED, help="task seed (default 230)")
+    parser.add_argument("--tasks", type=int, default=study.SEED_N_TASKS, help="number of tasks (default 200)")
     parser.add_argument(
-        "--rounds", type=int_list("--rounds", minimum=1), default=list(fastp_study.SEED_ROUNDS),
+        "--rounds", type=int_list("--rounds", minimum=1), default=list(study.SEED_ROUNDS),
         help="comma-separated round counts (default 5,10,20,50)",
     )
 
@@ -24,8 +24,8 @@ def run(args: argparse.Namespace) -> dict:
     """Return {"one_shot": {...}, "iterative": {mode: {rounds: {p: fast_p}}}} with string keys."""
     if args.tasks < 1:
         raise ValueError(f"--tasks = {args.tasks} is not allowed; it must be an integer >= 1")
-    report = fastp_study.one_shot(args.seed, args.tasks)
-    table = fastp_study.feedback_table(args.seed, args.tasks, PROPOSERS.available(), args.rounds)
+    report = study.one_shot(args.seed, args.tasks)
+    table = study.feedback_table(args.seed, args.tasks, PROPOSERS.available(), args.rounds)
     return {
         "one_shot": {**report.status_shares(), "fast": {str(p): f for p, f in report.fast().items()}},
         "iterative": {

@@ -4,9 +4,9 @@ from __future__ import annotations
 import argparse
 import math
 
-from toyhw import expert, gemm_cost, shapes
-from toyhw.gpu import gpu_names
-from toyhw.time_table import TimeTable
+from toyhw.gemm import cost as gemm_cost, expert, shapes
+from toyhw.gemm.gpu import gpu_names
+from toyhw.gemm.time_table import TimeTable
 
 HELP = "roofline, expert and oracle configs of one GEMM shape on one GPU (the lecture-13 cost model)"
 

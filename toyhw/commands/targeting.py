@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from toyhw import ablations
+from toyhw.evolve import ablations
 
 HELP = "which shapes roofline vs best-seen feedback points at, and the share of proposals on stuck shapes (demo 2)"
 

@@ -12,10 +12,12 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
-from toyhw import ablations, sweep, variants
+from toyhw.evolve import ablations, sweep, variants
 from toyhw.panels.common import connect, output_area, redraw
 from toyhw.plots import evolution as evolution_plots
-from toyhw.programs import render, simplify, static_check_program
+from toyhw.evolve.programs import render
+from toyhw.evolve.simplify import simplify
+from toyhw.evolve.source import static_check
 
 
 _FULL_STUDY: list[ablations.AblationStudy] = []
@@ -102,7 +104,7 @@ def describe_latent(row: ablations.BranchRow) -> str:
         return (f"<b>Branch check {setting}, seed {row.seed}:</b> no program in the final database has a branch that "
                 "cannot launch" + (" — the check refused every such program before it ran." if row.check else ".") + best)
     program = simplify(row.example)
-    problems = "<br>".join(html.escape(p.message()) for p in static_check_program(render(program))[1])
+    problems = "<br>".join(html.escape(p.message()) for p in static_check(render(program))[1])
     crash = ablations.crashes(program, ablations.context().new)
     first = (f"It fails on {len(crash)} of the 100 new shapes, e.g. {html.escape(crash[0].shape.label())} "
              f"(line {crash[0].line})." if crash else "")

@@ -8,11 +8,12 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
-from toyhw import fastp_study, knobs, metrics
-from toyhw.optimize import ProposerLike
+from toyhw import metrics
+from toyhw.kernels import knobs, study
+from toyhw.kernels.optimize import ProposerLike
 from toyhw.panels.common import connect, output_area, redraw
 from toyhw.plots import fastp as fastp_plots
-from toyhw.proposers import PROPOSERS
+from toyhw.kernels.proposers import PROPOSERS
 
 P_GRID = [round(0.05 * i, 2) for i in range(61)]  # 0 .. 3 in steps of 0.05
 
@@ -23,14 +24,14 @@ def _p_slider(value: float) -> widgets.FloatSlider:
 
 def one_shot_figure(task_seed: int, n_tasks: int, p: float) -> Figure:
     """Return the one-shot figure: outcomes with causes (left) and fast_p against p with fast_p marked (right)."""
-    report = fastp_study.one_shot(task_seed, n_tasks)
+    report = study.one_shot(task_seed, n_tasks)
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.2), layout="constrained")
     fastp_plots.outcome_breakdown(report, ax=left)
     fastp_plots.fastp_vs_p({"one-shot": report.speedups()}, P_GRID, ax=right, mark_p=p)
     return fig
 
 
-def one_shot_panel(task_seed: int = fastp_study.SEED_TASK_SEED, n_tasks: int = fastp_study.SEED_N_TASKS,
+def one_shot_panel(task_seed: int = study.SEED_TASK_SEED, n_tasks: int = study.SEED_N_TASKS,
                    p: float = 1.0) -> widgets.Widget:
     """Return sliders for task seed, number of tasks and p above the one-shot figure."""
     seed = widgets.BoundedIntText(value=task_seed, min=0, max=10**9, description="task seed")
@@ -46,7 +47,7 @@ def one_shot_panel(task_seed: int = fastp_study.SEED_TASK_SEED, n_tasks: int = f
     return widgets.VBox([widgets.HBox([seed, count, p_slider]), out])
 
 
-def describe_kernel(kernel: fastp_study.OneShotKernel) -> str:
+def describe_kernel(kernel: study.OneShotKernel) -> str:
     """Return an HTML card: the task's hidden traits, the one-shot config, what the run said, the speedup."""
     t, fb = kernel.task, kernel.feedback
     said = (f"ok in {fb.time:.3f} (PyTorch {knobs.baseline_time(t):.3f}); bottleneck: {fb.bottleneck}" if fb.ok
@@ -63,14 +64,14 @@ def describe_kernel(kernel: fastp_study.OneShotKernel) -> str:
     return f"<b>Task {kernel.index}</b><table>{body}</table>"
 
 
-def task_explorer_panel(task_seed: int = fastp_study.SEED_TASK_SEED,
-                        n_tasks: int = fastp_study.SEED_N_TASKS) -> widgets.Widget:
+def task_explorer_panel(task_seed: int = study.SEED_TASK_SEED,
+                        n_tasks: int = study.SEED_N_TASKS) -> widgets.Widget:
     """Return a task slider above a card showing that task's hidden traits, one-shot config and run feedback."""
     index = widgets.IntSlider(value=0, min=0, max=n_tasks - 1, description="task", continuous_update=False)
     card = widgets.HTML()
 
     def update() -> None:
-        card.value = describe_kernel(fastp_study.task_kernel(index.value, task_seed, n_tasks))
+        card.value = describe_kernel(study.task_kernel(index.value, task_seed, n_tasks))
 
     connect([index], update)
     update()
@@ -78,20 +79,20 @@ def task_explorer_panel(task_seed: int = fastp_study.SEED_TASK_SEED,
 
 
 def feedback_figure(modes: Sequence[ProposerLike], max_rounds: int, p: float, all_modes: Sequence[str],
-                    task_seed: int = fastp_study.SEED_TASK_SEED, n_tasks: int = fastp_study.SEED_N_TASKS) -> Figure:
+                    task_seed: int = study.SEED_TASK_SEED, n_tasks: int = study.SEED_N_TASKS) -> Figure:
     """Return fast_p against rounds for the chosen modes."""
     if not modes:
         raise ValueError("modes is empty; select at least one feedback mode")
-    curves = fastp_study.fastp_curves(modes, p, max_rounds, task_seed, n_tasks)
-    ceiling = metrics.fast_p(fastp_study.best_possible_speedups(task_seed, n_tasks), p)
+    curves = study.fastp_curves(modes, p, max_rounds, task_seed, n_tasks)
+    ceiling = metrics.fast_p(study.best_possible_speedups(task_seed, n_tasks), p)
     ax = fastp_plots.fastp_vs_rounds(curves, p, all_modes=all_modes, ceiling=ceiling)
     return ax.figure
 
 
 def feedback_panel(modes: Sequence[str] = tuple(PROPOSERS.available()), max_rounds: int = 50, p: float = 1.0,
                    extra: Optional[Mapping[str, ProposerLike]] = None,
-                   task_seed: int = fastp_study.SEED_TASK_SEED,
-                   n_tasks: int = fastp_study.SEED_N_TASKS) -> widgets.Widget:
+                   task_seed: int = study.SEED_TASK_SEED,
+                   n_tasks: int = study.SEED_N_TASKS) -> widgets.Widget:
     """Return the feedback-loop race: pick modes (and your own proposers in `extra`), rounds and p."""
     proposers: dict[str, ProposerLike] = {name: name for name in PROPOSERS.available()}
     proposers.update(extra or {})

@@ -7,13 +7,13 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from toyhw import expert, gemm_config, shapes
-from toyhw.gemm_config import GemmConfig
-from toyhw.gpu import gpu_names
+from toyhw.gemm import config as gemm_config, expert, shapes
+from toyhw.gemm.config import GemmConfig
+from toyhw.gemm.gpu import gpu_names
 from toyhw.panels.common import connect, output_area
 from toyhw.panels.common import redraw
 from toyhw.plots import gemm as gemm_plots
-from toyhw.time_table import shared_table
+from toyhw.gemm.time_table import shared_table
 
 PANEL_LAYERS = list(shapes.LAYERS) + list(shapes.NEW_LAYERS)
 

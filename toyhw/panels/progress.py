@@ -1,10 +1,10 @@
-"""A progress bar for long sweeps in notebooks (the terminal one is `toyhw.sweep.terminal_progress`)."""
+"""A progress bar for long sweeps in notebooks (the terminal one is `toyhw.evolve.sweep.terminal_progress`)."""
 from __future__ import annotations
 
 import ipywidgets as widgets
 from IPython.display import Markdown, display
 
-from toyhw.sweep import Progress
+from toyhw.evolve.sweep import Progress
 
 
 def notebook_progress(label: str = "runs") -> Progress:

@@ -6,9 +6,9 @@ from typing import Optional, Sequence
 import numpy as np
 from matplotlib.axes import Axes
 
-from toyhw.ablations import AblationStudy, BranchRow, STUCK
-from toyhw.evaluator import ShapeRow
-from toyhw.evolve import LineageStep
+from toyhw.evolve.ablations import AblationStudy, BranchRow, STUCK
+from toyhw.evolve.evaluator import ShapeRow
+from toyhw.evolve.loop import LineageStep
 from toyhw.plots.style import color_for, finish, new_axes
 
 

@@ -7,7 +7,7 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from toyhw import metrics
-from toyhw.fastp_study import CAUSE_LABELS, OneShotReport
+from toyhw.kernels.study import CAUSE_LABELS, OneShotReport
 from toyhw.plots.style import color_for, finish, new_axes
 
 OUTCOME_COLORS = {"compile_error": "#d62728", "wrong": "#ff7f0e", "ok": "#2ca02c"}

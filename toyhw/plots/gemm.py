@@ -9,12 +9,12 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch, Rectangle
 
-from toyhw import expert, gemm_config, gemm_cost
-from toyhw.gemm_config import GemmConfig
-from toyhw.gpu import GPU
+from toyhw.gemm import config as gemm_config, cost as gemm_cost, expert
+from toyhw.gemm.config import GemmConfig
+from toyhw.gemm.gpu import GPU
 from toyhw.plots.style import color_for, finish, new_axes
-from toyhw.shapes import Shape
-from toyhw.time_table import TimeTable
+from toyhw.gemm.shapes import Shape
+from toyhw.gemm.time_table import TimeTable
 
 REASON_HATCH = {"shared memory": ("S", "#bbbbbb"), "registers": ("R", "#8c8c8c"), "warp tiling": ("W", "#5a5a5a")}
 

@@ -6,7 +6,7 @@ from typing import Optional, Sequence
 from matplotlib.axes import Axes
 
 from toyhw.plots.style import PALETTE, finish, new_axes
-from toyhw.scaling import CostPoint
+from toyhw.evolve.scaling import CostPoint
 
 
 def cost_plot(points: Sequence[CostPoint], xlabel: str, title: str, ax: Optional[Axes] = None) -> Axes:

@@ -1,0 +1,163 @@
+"""Programs: render/parse round trip, safe parsing with clear errors, the static check by line, and simplify."""
+import itertools
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from toyhw.gemm import expert
+from toyhw.gemm.config import FIELDS, GemmConfig, config_space, launch_problem
+from toyhw.gemm.gpu import get_gpu
+from toyhw.evolve.programs import Program, Rule, branch_line, choose, expert_program, render
+from toyhw.evolve.simplify import simplify
+from toyhw.evolve.source import parse, static_check
+from toyhw.gemm.shapes import Shape, all_shapes, new_shapes
+
+H100 = get_gpu("H100")
+configs = st.builds(GemmConfig, *(st.sampled_from(v) for v in FIELDS.values()))
+bound = st.one_of(st.none(), st.integers(min_value=0, max_value=20_000))
+
+
+@st.composite
+def rules(draw):
+    values = [draw(bound) for _ in range(6)]
+    if all(v is None for v in values):
+        values[draw(st.integers(0, 5))] = draw(st.integers(0, 20_000))
+    return Rule(draw(configs), *values)
+
+
+programs = st.builds(Program, st.lists(rules(), max_size=8).map(tuple), configs)
+GOOD = GemmConfig(64, 128, 64, 4, 4, 1)
+BAD_SMEM = GemmConfig(128, 256, 64, 8, 5, 1)  # 245,760 B of shared memory
+BAD_WARPS = GemmConfig(16, 32, 64, 8, 3, 1)  # 8 warps cannot split a 16x32 tile
+
+
+@settings(max_examples=300, deadline=None)
+@given(programs)
+def test_render_parse_round_trip(program):
+    source = render(program)
+    assert parse(source) == program
+    assert render(parse(source)) == source
+
+
+def test_rendered_source_reads_like_a_heuristic():
+    program = Program((Rule(GOOD, m_max=48, k_min=4096), Rule(GOOD, m_min=32, m_max=96)), GOOD)
+    lines = render(program).splitlines()
+    assert lines[0] == "def choose(M, N, K):"
+    assert lines[1] == "    if M <= 48 and K >= 4096:"
+    assert lines[2].strip() == ("return Config(block_m=64, block_n=128, block_k=64, num_warps=4, num_stages=4, "
+                                "split_k=1)")
+    assert lines[3] == "    if 32 <= M <= 96:"
+
+
+def test_hand_written_source_with_elif_else_and_strict_comparisons():
+    source = '''def choose(M, N, K):
+    """A student's heuristic."""
+    if M < 16:  # decode
+        return Config(16, 64, 256, 4, 5, 1)
+    elif 512 >= M and N > 2048:
+        return Config(block_m=64, block_n=128, block_k=64, num_warps=4, num_stages=4, split_k=1)
+    else:
+        return Config(128, 128, 64, 8, 3, 1)
+'''
+    program = parse(source)
+    assert program.rules[0] == Rule(GemmConfig(16, 64, 256, 4, 5, 1), m_max=15)
+    assert program.rules[1] == Rule(GOOD, m_max=512, n_min=2049)
+    assert program.default == GemmConfig(128, 128, 64, 8, 3, 1)
+
+
+@pytest.mark.parametrize("source,line,message", [
+    ("x = 1", 1, "exactly one function"),
+    ("def choose(M, N, K):\n    import os\n    return Config()", 2, "`Import` is not allowed"),
+    ("def choose(M, N, K):\n    if M < 3 or N > 2:\n        return Config()\n    return Config()", 2,
+     "`or` is not allowed"),
+    ("def choose(M, N, K):\n    return Config(block_m=17)", 2, "block_m = 17 is not allowed"),
+    ("def choose(M, N, K):\n    if M < X:\n        return Config()\n    return Config()", 2, "integer literal"),
+    ("def choose(M, N, K):\n    if M < 4:\n        return __import__('os').system('echo hi')\n    return Config()", 3,
+     "must return `Config(...)`"),
+    ("def choose(M, N, K):\n    if M < 4:\n        return Config()", 1, "must end with `return Config(...)`"),
+    ("def choose(M, N, K):\n    return Config()\n    return Config()", 3, "nothing may follow"),
+    ("def choose(M, N):\n    return Config()", 1, "exactly as `def choose(M, N, K):`"),
+    ("def choose(M, N, K):\n    if M <\n", 2, "syntax error"),
+    ("def choose(M, N, K):\n    return Config(warps=4)", 2, "no field 'warps'"),
+])
+def test_malformed_source_names_the_line_and_what_is_allowed(source, line, message):
+    with pytest.raises(ValueError) as err:
+        parse(source)
+    assert f"line {line}" in str(err.value) and message in str(err.value) and "allowed:" in str(err.value)
+
+
+def test_parse_never_executes_the_source(tmp_path):
+    marker = tmp_path / "ran"
+    source = f"def choose(M, N, K):\n    open({str(marker)!r}, 'w')\n    return Config()"
+    with pytest.raises(ValueError):
+        parse(source)
+    assert not marker.exists()
+
+
+def test_static_check_reports_every_bad_branch_by_line():
+    program = Program((Rule(GOOD, m_max=16), Rule(BAD_SMEM, m_min=5000, m_max=6000), Rule(BAD_WARPS, n_max=10)),
+                      GOOD)
+    ok, problems = static_check(render(program))
+    assert not ok
+    assert [p.line for p in problems] == [5, 7]
+    assert "shared memory, Required: 245760" in problems[0].message()
+    assert problems[0].message().startswith("line 5 (if 5000 <= M <= 6000): Config(block_m=128")
+    assert "warp tiling" in problems[1].reason
+    assert static_check(program) == (ok, problems)
+
+
+@settings(max_examples=200, deadline=None)
+@given(programs)
+def test_static_check_finds_exactly_the_unlaunchable_branches(program):
+    ok, problems = static_check(program)
+    expected = [branch_line(program, i) for i, c in enumerate(program.branches()) if launch_problem(c, H100)]
+    assert [p.line for p in problems] == expected and ok == (not expected)
+    assert [p.line for p in static_check(render(program))[1]] == expected
+
+
+def test_static_check_passes_the_expert_and_uses_the_lines_of_hand_written_source():
+    assert static_check(expert_program()) == (True, ())
+    source = ("def choose(M, N, K):\n\n    if M <= 4:\n\n        return Config(128, 256, 64, 8, 5, 1)\n"
+              "    return Config()")
+    assert [p.line for p in static_check(source)[1]] == [5]
+
+
+def test_expert_program_matches_the_expert_heuristic():
+    program = expert_program()
+    assert program.n_rules() == 3
+    for shape in all_shapes() + new_shapes():
+        assert choose(program, shape) == expert.expert_config(shape)
+
+
+PROBES = [Shape("probe", m, n, k) for m, n, k in itertools.product(
+    (1, 2, 3, 15, 16, 17, 48, 49, 95, 96, 97, 512, 513, 4095, 4096, 9000), (16, 1280, 4096, 8192, 30000),
+    (512, 1024, 4096, 8192, 16384))]
+
+
+@settings(max_examples=200, deadline=None)
+@given(programs)
+def test_simplify_keeps_behaviour_everywhere_and_never_adds_rules(program):
+    simple = simplify(program)
+    assert simple.n_rules() <= program.n_rules()
+    bounds = sorted({b for r in program.rules for pair in r.bounds() for b in pair if b is not None})
+    probes = PROBES + [Shape("edge", v + d, v + d, v + d) for v in bounds for d in (-1, 0, 1) if v + d >= 1]
+    for shape in probes + all_shapes() + new_shapes():
+        assert choose(simple, shape) == choose(program, shape)
+
+
+def test_simplify_drops_dead_and_redundant_rules():
+    program = Program((Rule(GOOD, m_max=16), Rule(BAD_SMEM, m_max=8), Rule(GOOD, m_min=10, m_max=5),
+                       Rule(GemmConfig(), m_min=100)), GemmConfig())
+    assert simplify(program) == Program((Rule(GOOD, m_max=16),), GemmConfig())
+    assert simplify(program).n_rules() == 2
+
+
+def test_rule_without_conditions_is_refused():
+    with pytest.raises(ValueError, match="at least one condition"):
+        Rule(GOOD)
+
+
+def test_every_config_of_the_space_renders_and_parses():
+    for config in config_space()[::97]:
+        program = Program((Rule(config, m_max=1),), config)
+        assert parse(render(program)) == program

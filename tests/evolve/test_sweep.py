@@ -1,0 +1,63 @@
+"""Sweeps give identical results serially, on local processes, and on a (local) Dask cluster."""
+import concurrent.futures
+import multiprocessing
+
+import pytest
+
+from toyhw.evolve import ablations, sweep
+
+JOBS = sweep.grid(["full", "small_llm", "no_evolution"], [0, 3], [120])
+
+
+def _fingerprint(results):
+    return [(r.variant, r.seed, r.budget, r.history, r.final, r.test, r.bench_runs, r.rules) for r in results]
+
+
+@pytest.fixture(scope="module")
+def serial():
+    return _fingerprint(sweep.run_grid(JOBS, workers=1))
+
+
+def test_jobs_come_back_in_job_order(serial):
+    assert [(v, s, b) for v, s, b, *_ in serial] == [(j.variant, j.seed, j.budget) for j in JOBS]
+
+
+def test_local_processes_give_identical_results(serial):
+    spawn = multiprocessing.get_context("spawn")  # fresh interpreters: nothing inherited from this process's caches
+    with concurrent.futures.ProcessPoolExecutor(2, mp_context=spawn) as pool:
+        assert _fingerprint(sweep.run_grid(JOBS, executor=pool)) == serial
+
+
+def test_default_workers_give_identical_results_and_report_progress(serial):
+    seen = []
+    results = sweep.run_grid(JOBS, workers=2, progress=lambda done, total: seen.append((done, total)))
+    assert _fingerprint(results) == serial
+    assert seen == [(i, len(JOBS)) for i in range(1, len(JOBS) + 1)]
+
+
+def test_dask_cluster_gives_identical_results(serial):
+    distributed = pytest.importorskip("distributed", reason="dask[distributed] is the optional 'cluster' extra")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            assert _fingerprint(sweep.run_grid(JOBS, executor=client.get_executor())) == serial
+
+
+def test_study_matches_the_serial_ablation_study():
+    spread = sweep.study(["full", "one_island"], [1, 2], 80, workers=2)
+    local = ablations.ablation_study(["full", "one_island"], [1, 2], 80)
+    assert {k: _fingerprint(v) for k, v in spread.runs.items()} == {k: _fingerprint(v) for k, v in local.runs.items()}
+    assert (spread.oracle_train, spread.oracle_test) == (local.oracle_train, local.oracle_test)
+
+
+@pytest.mark.parametrize("variants,budgets,error,match", [
+    (["fulll"], [10], KeyError, "unknown variant 'fulll'; known: full,"),
+    (["full"], [0], ValueError, "budget = 0 is not allowed"),
+])
+def test_a_bad_grid_is_refused_before_anything_runs(variants, budgets, error, match):
+    with pytest.raises(error, match=match):
+        sweep.grid(variants, [0], budgets)
+
+
+def test_bad_worker_count_is_refused():
+    with pytest.raises(ValueError, match="workers = 0 is not allowed"):
+        sweep.run_grid(JOBS, workers=0)

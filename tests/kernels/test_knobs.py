@@ -1,0 +1,58 @@
+"""The lecture-10 kernel model: every failure cause, its message and cause code, and config validation."""
+import random
+
+import pytest
+
+from toyhw.kernels import knobs
+from toyhw.kernels.knobs import KernelConfig, Task
+
+TASK = Task(memory_bound=0.5, best_tile=16, n=1003, fusable=False)
+
+
+def test_shared_memory_overflow_is_a_compile_error_with_its_cause():
+    fb = knobs.run_kernel(TASK, KernelConfig(tile=64, shared=1))
+    assert (fb.status, fb.cause, fb.time) == ("compile_error", "shared_memory_overflow", None)
+    assert "shared memory" in fb.message
+
+
+def test_vector_width_that_does_not_divide_n_gives_wrong_results_and_names_n():
+    fb = knobs.run_kernel(TASK, KernelConfig(vec=2))
+    assert (fb.status, fb.cause, fb.failing_n) == ("wrong", "vector_width_indivisible", 1003)
+    assert "n = 1003" in fb.message
+
+
+def test_fusing_an_unfusable_task_gives_wrong_results():
+    fb = knobs.run_kernel(TASK, KernelConfig(fuse=1))
+    assert (fb.status, fb.cause) == ("wrong", "illegal_fusion")
+
+
+def test_a_legal_config_reports_time_and_bottleneck():
+    fb = knobs.run_kernel(TASK, KernelConfig())
+    assert fb.ok and fb.cause is None and fb.message is None
+    # compute = 1 + 0.15 * |log2(32/16)| = 1.15; memory = 1; t = 0.5 * 1.15 + 0.5 * 1
+    assert fb.time == pytest.approx(1.075)
+    assert fb.bottleneck == "compute"
+
+
+def test_baseline_is_ninety_percent_of_the_default_config():
+    assert knobs.baseline_time(TASK) == pytest.approx(0.9 * 1.075)
+
+
+@pytest.mark.parametrize("knob,value", [("tile", 128), ("vec", 3), ("fuse", 2), ("unroll", 0), ("shared", True)])
+def test_knob_value_outside_its_set_is_refused_with_the_allowed_values(knob, value):
+    with pytest.raises(ValueError, match=rf"knob '{knob}' = {value!r} is not allowed; allowed values"):
+        KernelConfig(**{knob: value})
+
+
+def test_mutate_changes_exactly_one_knob_and_refuses_unknown_knobs():
+    rng = random.Random(0)
+    for _ in range(50):
+        new = knobs.mutate(KernelConfig(), rng)
+        assert sum(a != b for a, b in zip(new.as_dict().values(), KernelConfig().as_dict().values())) == 1
+    with pytest.raises(ValueError, match="knob = 'tiles' is not a knob"):
+        knobs.mutate(KernelConfig(), rng, "tiles")
+
+
+def test_make_tasks_refuses_zero_tasks():
+    with pytest.raises(ValueError, match="n_tasks = 0 is not allowed"):
+        knobs.make_tasks(230, 0)

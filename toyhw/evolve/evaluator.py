@@ -1,0 +1,290 @@
+"""The evaluator: score a tiling heuristic by running its kernels on the training shapes, with a cascade and a check.
+
+Score = geometric-mean speedup over the expert heuristic on the training shapes (AlphaEvolve scored its Gemini tiling
+heuristic the same way, on half of the shapes, the other half held out). Options:
+
+- check all branches: a static launchability check of every branch *before* any run (rejects latent bad branches);
+- cascade: run a cheap subset of the shapes first and the rest only if the program is promising there.
+
+It counts kernel runs (`bench_runs`, the cost of the search) and keeps the best time and config ever seen per shape,
+which is what per-shape feedback (`vs_best`) is made of: it costs nothing beyond measurements already made.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from operator import attrgetter
+from typing import Optional, Sequence
+
+import numpy as np
+
+from toyhw.gemm import config as gemm_config
+from toyhw.evolve.programs import Program, Rule, expert_program
+from toyhw.gemm.shapes import Shape
+
+CASCADE_EVERY = 4
+"""Stage 1 of the cascade runs every 4th training shape (a quarter of the runs)."""
+CASCADE_RATIO = 0.95
+"""Stage 1 passes when its score is at least this share of the best stage-1 score seen so far."""
+
+
+class ShapeTimes:
+    """Times of every config on a fixed list of shapes, as a matrix, with fast `program -> config per shape`.
+
+    Why: the search evaluates tens of thousands of programs that share most rules with their parents; a rule's
+    condition is evaluated over all shapes at once with numpy and cached, and times are one gather from the matrix.
+    """
+
+    def __init__(self, shapes: Sequence[Shape], table) -> None:
+        self.shapes = tuple(shapes)
+        self.table = table
+        self.M = np.array([s.M for s in self.shapes], dtype=np.int64)
+        self.N = np.array([s.N for s in self.shapes], dtype=np.int64)
+        self.K = np.array([s.K for s in self.shapes], dtype=np.int64)
+        self.times = np.stack([np.asarray(table.row(s), dtype=float) for s in self.shapes]) if self.shapes \
+            else np.zeros((0, len(table.configs)))
+        self.rows = np.arange(len(self.shapes))
+        self._index = _column_index(table.configs)
+        self._masks: dict = {}
+        self._axis_masks: dict = {}
+        self._rules: dict[int, tuple[Optional[np.ndarray], int, Rule, bool]] = {}
+        self._launchable = np.asarray(table.launchable, dtype=bool).tolist()
+
+    def config_index(self, config: gemm_config.GemmConfig) -> int:
+        """Return the column of `config` in the time matrix."""
+        return self._index[config]
+
+    def _axis_mask(self, axis: int, lo: Optional[int], hi: Optional[int]) -> np.ndarray:
+        # cached per axis: new rules mostly reuse M ranges at round thresholds and N, K values of the training shapes
+        key = (axis, lo, hi)
+        mask = self._axis_masks.get(key)
+        if mask is None:
+            values = (self.M, self.N, self.K)[axis]
+            mask = np.ones(len(self.shapes), dtype=bool)
+            if lo is not None:
+                mask &= values >= lo
+            if hi is not None:
+                mask &= values <= hi
+            self._axis_masks[key] = mask
+        return mask
+
+    def _mask(self, rule: Rule) -> np.ndarray:
+        key = rule.bounds()
+        mask = self._masks.get(key)
+        if mask is None:
+            mask = None
+            for axis, (lo, hi) in enumerate(key):
+                if lo is not None or hi is not None:
+                    part = self._axis_mask(axis, lo, hi)
+                    mask = part if mask is None else mask & part
+            if mask is None:  # no condition at all (a Rule refuses that; kept total for safety)
+                mask = np.ones(len(self.shapes), dtype=bool)
+            self._masks[key] = mask
+        return mask
+
+    def rule_info(self, rule: Rule) -> tuple[Optional[np.ndarray], int, Rule, bool]:
+        """Return (the shapes the rule matches as a mask, None when it matches none; its config's column; the rule;
+        whether that config can launch)."""
+        # children share most rule objects with their parents: keyed by identity, a lookup needs no hashing (the
+        # entry holds the rule, so its id cannot be reused while cached)
+        hit = self._rules.get(id(rule))
+        if hit is None or hit[2] is not rule:
+            col = self._index[rule.config]
+            mask = self._mask(rule)
+            # None: the rule reaches none of these shapes (often so for generalizing edits), nothing to write
+            hit = self._rules[id(rule)] = (mask if np.count_nonzero(mask) else None, col, rule, self._launchable[col])
+        return hit
+
+    def config_indices(self, program: Program) -> np.ndarray:
+        """Return the config column `program` picks for every shape."""
+        idx = np.empty(len(self.shapes), dtype=np.int64)
+        idx.fill(self._index[program.default])
+        get = self._rules.get
+        for rule in reversed(program.rules):  # earlier rules overwrite later ones: the first match wins
+            hit = get(id(rule))
+            if hit is None or hit[2] is not rule:
+                hit = self.rule_info(rule)
+            if hit[0] is not None:
+                idx[hit[0]] = hit[1]
+        return idx
+
+    def program_times(self, program: Program) -> np.ndarray:
+        """Return the time of `program`'s kernel on every shape (microseconds; inf where its config cannot launch)."""
+        return self.times[self.rows, self.config_indices(program)]
+
+
+@dataclass(frozen=True)
+class EvalResult:
+    """The outcome of evaluating one program.
+
+    Attributes:
+        score: geometric-mean speedup over the expert on the training shapes, None if rejected.
+        times: time per training shape (microseconds), None if rejected.
+        status: "ok", "bad branch" (static check), "crash" (a run failed to launch) or "cascade" (stage 1 not
+            promising).
+        runs: kernel runs this evaluation cost.
+    """
+
+    score: Optional[float]
+    times: Optional[np.ndarray]
+    status: str
+    runs: int
+
+
+@dataclass(frozen=True)
+class ShapeRow:
+    """Per-shape feedback on one program.
+
+    Attributes:
+        shape: the training shape.
+        config: the config the program picks for it.
+        time: its time (microseconds; inf if it cannot launch).
+        vs_roofline: roofline time / time (<= 1; small = far from the hardware bound).
+        vs_best: best time ever seen on this shape / time (<= 1; small = a known faster config exists).
+        best_config: the config that gave the best time seen.
+    """
+
+    shape: Shape
+    config: gemm_config.GemmConfig
+    time: float
+    vs_roofline: float
+    vs_best: float
+    best_config: gemm_config.GemmConfig
+
+    def __getitem__(self, key: str):
+        return getattr(self, key)  # the seed's driver reads rows like dicts: row["vs_best"]
+
+
+_CONFIG = attrgetter("config")
+_INDEX_CACHE: dict[int, tuple[tuple, dict]] = {}
+
+
+def _column_index(configs: tuple) -> dict:
+    """Return {config: column} for a table's configs, built once per configs tuple (ShapeTimes are made per report)."""
+    cached = _INDEX_CACHE.get(id(configs))
+    if cached is None or cached[0] is not configs:  # holding the tuple keeps its id from being reused
+        cached = _INDEX_CACHE[id(configs)] = (configs, {c: i for i, c in enumerate(configs)})
+    return cached[1]
+
+
+def _geomean_ratio(base: np.ndarray, times: np.ndarray) -> float:
+    return _geomean_from_logs(np.log(base), times)
+
+
+def _geomean_from_logs(log_base: np.ndarray, times: np.ndarray) -> float:
+    return float(np.exp(_log_ratio_sum(log_base, times) / len(times)))
+
+
+def _log_ratio_sum(log_base: np.ndarray, times: np.ndarray) -> float:
+    # np.add.reduce / n is exactly what np.mean computes, without its argument handling (~60k calls per ablation).
+    # Times are positive, inf where a config cannot launch, and the base is finite: the sum is -inf exactly when some
+    # time is inf, which spares the loop a separate isfinite pass.
+    return np.add.reduce(log_base - np.log(times))
+
+
+class Evaluator:
+    """Scores programs on the training shapes; counts kernel runs; remembers the best time and config per shape."""
+
+    def __init__(self, train_shapes: Sequence[Shape], table, check_all_branches: bool = True, cascade: bool = True,
+                 expert: Optional[Program] = None) -> None:
+        if not train_shapes:
+            raise ValueError("train_shapes is empty; the evaluator needs at least one shape")
+        self.data = ShapeTimes(train_shapes, table)
+        self.shapes = self.data.shapes
+        self.table = table
+        self.check_all_branches = check_all_branches
+        self.cascade = cascade
+        self.expert = expert if expert is not None else expert_program()
+        self.expert_times = self.data.program_times(self.expert)
+        if not np.all(np.isfinite(self.expert_times)):
+            raise ValueError("the expert program cannot launch on every training shape")
+        self.roofline = np.array([table.roofline(s) for s in self.shapes])
+        self.best_time = np.full(len(self.shapes), math.inf)
+        self.best_index = np.zeros(len(self.shapes), dtype=np.int64)
+        self.bench_runs = 0
+        self._launchable = self.data._launchable
+        self._config_ok: dict[gemm_config.GemmConfig, bool] = {}
+        # ids of the table's own launchable configs (the table keeps them alive, so ids stay theirs): the mock LLM
+        # writes only these instances, and a set test over all branches at C speed replaces a loop per rule
+        self._good_ids = {id(c) for c, ok in zip(table.configs, self._launchable) if ok}
+        self._good_ids.update(id(c) for c in self.expert.branches() if not self.has_bad_branch(Program((), c)))
+        self._log_expert = np.log(self.expert_times)
+        stage1 = np.arange(0, len(self.shapes), CASCADE_EVERY)
+        self._stage1 = stage1
+        self._log_expert1 = self._log_expert[stage1]
+        self._stage2 = np.setdiff1d(self.data.rows, stage1)
+        self._best_stage1 = 1.0
+
+    def has_bad_branch(self, program: Program) -> bool:
+        """Return True when some branch of `program` returns a config that cannot launch (the static check)."""
+        if self._good_ids.issuperset(map(id, map(_CONFIG, program.rules))) and id(program.default) in self._good_ids:
+            return False
+        info = self.data.rule_info  # some config is not a known launchable instance: decide rule by rule
+        if not all(info(rule)[3] for rule in program.rules):
+            return True
+        good = self._config_ok.get(program.default)
+        if good is None:
+            good = self._config_ok[program.default] = bool(self._launchable[self.data.config_index(program.default)])
+        return not good
+
+    def _record(self, rows: np.ndarray, times: np.ndarray, idx: np.ndarray) -> None:
+        """Count kernel runs on `rows` (their `times`; `idx`: the config column of every shape) and keep the best."""
+        self.bench_runs += len(rows)
+        better = times < self.best_time[rows]
+        if np.count_nonzero(better):  # the C-level count: ndarray.any goes through a Python wrapper
+            where = rows[better]
+            self.best_time[where] = times[better]
+            self.best_index[where] = idx[where]
+
+    def evaluate(self, program: Program) -> EvalResult:
+        """Return the program's score and per-shape times, or the reason it was rejected (and count the runs)."""
+        if self.check_all_branches and self.has_bad_branch(program):
+            return EvalResult(None, None, "bad branch", 0)
+        idx = self.data.config_indices(program)
+        # every shape's time read at once; only what `_record` counts was run (the cascade may stop after stage 1)
+        times = self.data.times[self.data.rows, idx]
+        before = self.bench_runs
+        if self.cascade:
+            stage1, stage2 = self._stage1, self._stage2
+            first = times[stage1]
+            self._record(stage1, first, idx)
+            total = _log_ratio_sum(self._log_expert1, first)
+            if total == -math.inf:  # some stage-1 kernel could not launch
+                return EvalResult(None, None, "crash", self.bench_runs - before)
+            stage1_score = float(np.exp(total / len(first)))
+            if stage1_score < CASCADE_RATIO * self._best_stage1:
+                return EvalResult(None, None, "cascade", self.bench_runs - before)
+            self._best_stage1 = max(self._best_stage1, stage1_score)
+            self._record(stage2, times[stage2], idx)
+        else:
+            self._record(self.data.rows, times, idx)
+        total = _log_ratio_sum(self._log_expert, times)
+        if total == -math.inf:  # some kernel could not launch
+            return EvalResult(None, None, "crash", self.bench_runs - before)
+        return EvalResult(float(np.exp(total / len(times))), times, "ok", self.bench_runs - before)
+
+    def per_shape(self, program: Program) -> list[ShapeRow]:
+        """Return per-shape feedback on `program` (a report: it reads the table and counts no runs)."""
+        idx = self.data.config_indices(program)
+        times = self.data.times[self.data.rows, idx]
+        best = np.minimum(self.best_time, times)
+        best_idx = np.where(times <= self.best_time, idx, self.best_index)
+        configs = self.table.configs
+        return [ShapeRow(s, configs[idx[i]], float(times[i]), float(self.roofline[i] / times[i]),
+                         float(best[i] / times[i]), configs[best_idx[i]]) for i, s in enumerate(self.shapes)]
+
+
+def geomean_speedup(program: Program, shapes: Sequence[Shape], table, expert: Optional[Program] = None) -> float:
+    """Return `program`'s geometric-mean speedup over the expert on `shapes` (0.0 if it cannot launch on one)."""
+    data = ShapeTimes(shapes, table)
+    times = data.program_times(program)
+    if not np.all(np.isfinite(times)):
+        return 0.0
+    return _geomean_ratio(data.program_times(expert if expert is not None else expert_program()), times)
+
+
+def oracle_speedup(shapes: Sequence[Shape], table, expert: Optional[Program] = None) -> float:
+    """Return the geometric-mean speedup of the best launchable config per shape over the expert (the ceiling)."""
+    data = ShapeTimes(shapes, table)
+    best = data.times.min(axis=1)
+    return _geomean_ratio(data.program_times(expert if expert is not None else expert_program()), best)

@@ -1,0 +1,207 @@
+"""Program source: parse `def choose(M, N, K): ...` back into a Program, and check every branch statically.
+
+Why `ast` and never exec/eval: the source comes from a (mock) LLM or a student, and a heuristic that is executed can do
+anything; a heuristic that is parsed into rules can only be what the rule language allows, and each branch can be
+checked for launchability before any kernel runs (AlphaEvolve's evaluators verify, they do not trust).
+
+Allowed language: one `def choose(M, N, K):` with an optional docstring, then `if <condition>: return Config(...)`
+statements (an `elif`/`else` chain is fine), ending in `return Config(...)`. A condition is comparisons of M, N or K
+with integer literals (`<`, `<=`, `>`, `>=`, `==`, chained like `32 <= M <= 96`) joined by `and`.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from toyhw.gemm import config as gemm_config, gpu as gpu_lib
+from toyhw.evolve.programs import VARIABLES, Program, Rule, branch_line, config_source, render
+
+ALLOWED = (
+    "allowed: `def choose(M, N, K):`, then `if <cond>: return Config(...)` statements (elif/else allowed), ending in "
+    "`return Config(...)`; <cond> compares M, N or K with integer literals (<, <=, >, >=, ==, chains) joined by `and`"
+)
+_FIELD_NAMES = tuple(gemm_config.FIELDS)
+
+
+@dataclass(frozen=True)
+class BranchProblem:
+    """A branch of a program that cannot launch.
+
+    Attributes:
+        line: the source line of the branch's `return` (1-based, as in `render(program)` or the given source).
+        branch: the branch's condition as source, or "default".
+        config: the config the branch returns, as source.
+        reason: why it cannot launch (from `gemm_config.launch_problem`).
+    """
+
+    line: int
+    branch: str
+    config: str
+    reason: str
+
+    def message(self) -> str:
+        """Return `line L (if COND): Config(...) cannot launch: REASON`."""
+        where = "default" if self.branch == "default" else f"if {self.branch}"
+        return f"line {self.line} ({where}): {self.config} cannot launch: {self.reason}"
+
+
+def _fail(node: Optional[ast.AST], what: str) -> ValueError:
+    line = getattr(node, "lineno", None)
+    return ValueError(f"{'line ' + str(line) + ': ' if line else ''}{what}; {ALLOWED}")
+
+
+def _config(node: ast.AST) -> gemm_config.GemmConfig:
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Config"):
+        raise _fail(node, "a branch must return `Config(...)`")
+    if len(node.args) > len(_FIELD_NAMES):
+        raise _fail(node, f"Config takes at most {len(_FIELD_NAMES)} values ({', '.join(_FIELD_NAMES)})")
+    values = {}
+    for name, arg in list(zip(_FIELD_NAMES, node.args)) + [(kw.arg, kw.value) for kw in node.keywords]:
+        if name not in _FIELD_NAMES:
+            raise _fail(node, f"Config has no field {name!r} (fields: {', '.join(_FIELD_NAMES)})")
+        if name in values:
+            raise _fail(node, f"Config field {name!r} is given twice")
+        values[name] = _int(arg, f"Config field {name!r}")
+    try:
+        return gemm_config.GemmConfig(**values)
+    except (TypeError, ValueError) as err:
+        raise _fail(node, f"invalid Config: {err}") from None
+
+
+def _int(node: ast.AST, what: str) -> int:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    raise _fail(node, f"{what} must be an integer literal")
+
+
+def _return_config(body: list[ast.stmt], owner: ast.AST) -> gemm_config.GemmConfig:
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+        raise _fail(body[0] if body else owner, "each branch must be exactly one `return Config(...)`")
+    return _config(body[0].value)
+
+
+def _tighten(bounds: dict[str, list], name: str, op: ast.cmpop, value: int, node: ast.AST) -> None:
+    lo, hi = bounds[name]
+    if isinstance(op, ast.LtE):
+        hi = value if hi is None else min(hi, value)
+    elif isinstance(op, ast.Lt):
+        hi = value - 1 if hi is None else min(hi, value - 1)
+    elif isinstance(op, ast.GtE):
+        lo = value if lo is None else max(lo, value)
+    elif isinstance(op, ast.Gt):
+        lo = value + 1 if lo is None else max(lo, value + 1)
+    elif isinstance(op, ast.Eq):
+        lo = value if lo is None else max(lo, value)
+        hi = value if hi is None else min(hi, value)
+    else:
+        raise _fail(node, f"comparison {type(op).__name__} is not allowed")
+    bounds[name] = [lo, hi]
+
+
+_FLIP = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Eq: ast.Eq}
+
+
+def _condition(node: ast.expr) -> dict[str, list]:
+    bounds: dict[str, list] = {name: [None, None] for name in VARIABLES}
+    terms = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
+    for term in terms:
+        if isinstance(term, ast.BoolOp):
+            raise _fail(term, "`or` is not allowed (write two if-statements)")
+        if not isinstance(term, ast.Compare):
+            raise _fail(term, "a condition must compare M, N or K with an integer")
+        operands = [term.left] + list(term.comparators)
+        for left, op, right in zip(operands, term.ops, operands[1:]):
+            if type(op) not in _FLIP:
+                raise _fail(term, f"comparison {type(op).__name__} is not allowed")
+            if isinstance(left, ast.Name) and left.id in VARIABLES:
+                _tighten(bounds, left.id, op, _int(right, f"the bound on {left.id}"), term)
+            elif isinstance(right, ast.Name) and right.id in VARIABLES:
+                _tighten(bounds, right.id, _FLIP[type(op)](), _int(left, f"the bound on {right.id}"), term)
+            else:
+                raise _fail(term, "each comparison must have M, N or K on one side and an integer literal on the other")
+    return bounds
+
+
+def parse(source: str) -> Program:
+    """Return the Program written in `source`, reading it with `ast` only (never executing it).
+
+    Raises ValueError naming the line and what is allowed when the source is malformed or uses anything outside the
+    rule language (calls other than Config, loops, other variables, `or`, ...).
+    """
+    if not isinstance(source, str):
+        raise ValueError(f"program source must be a string, not {type(source).__name__}")
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as err:
+        raise ValueError(f"line {err.lineno}: syntax error: {err.msg}; {ALLOWED}") from None
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef):
+        raise _fail(tree.body[0] if tree.body else None,
+                    "the source must be exactly one function `def choose(M, N, K):`")
+    func = tree.body[0]
+    args = func.args
+    if (func.name != "choose" or [a.arg for a in args.args] != list(VARIABLES) or func.decorator_list or args.vararg
+            or args.kwarg or args.kwonlyargs or args.posonlyargs or args.defaults):
+        raise _fail(func, "the function must be declared exactly as `def choose(M, N, K):`")
+    body = list(func.body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]  # a docstring
+    rules: list[Rule] = []
+    while body:
+        stmt = body.pop(0)
+        if isinstance(stmt, ast.Return):
+            if body:
+                raise _fail(body[0], "nothing may follow the final `return`")
+            if stmt.value is None:
+                raise _fail(stmt, "the final statement must be `return Config(...)`")
+            return Program(tuple(rules), _config(stmt.value))
+        if not isinstance(stmt, ast.If):
+            raise _fail(stmt, f"statement `{type(stmt).__name__}` is not allowed")
+        bounds = _condition(stmt.test)
+        config = _return_config(stmt.body, stmt)
+        try:
+            rules.append(Rule(config, *(b for name in VARIABLES for b in bounds[name])))
+        except ValueError as err:
+            raise _fail(stmt, str(err)) from None
+        body = list(stmt.orelse) + body  # elif / else: the else-part comes next
+    raise _fail(func, "the function must end with `return Config(...)` (the default)")
+
+
+def _source_lines(source: str) -> list[int]:
+    """Return the line of every branch's return in source order (rules, then the default)."""
+    tree = ast.parse(source)
+    lines: list[int] = []
+    stack = list(tree.body[0].body)
+    while stack:
+        stmt = stack.pop(0)
+        if isinstance(stmt, ast.If):
+            lines.append(stmt.body[0].lineno)
+            stack = list(stmt.orelse) + stack
+        elif isinstance(stmt, ast.Return):
+            lines.append(stmt.lineno)
+    return lines
+
+
+def static_check(source_or_program: Union[str, Program], gpu: str = "H100") -> tuple[bool, tuple[BranchProblem, ...]]:
+    """Return (ok, problems): every branch's config checked for launchability, with the line of its `return`.
+
+    Every branch is checked, including branches that no shape reaches (that is the point: a branch the tests never
+    reach is still deployed). A source string is parsed first (a malformed one raises ValueError).
+    """
+    if isinstance(source_or_program, Program):
+        program, lines = source_or_program, None
+    else:
+        program, lines = parse(source_or_program), _source_lines(source_or_program)
+    device = gpu_lib.get_gpu(gpu) if isinstance(gpu, str) else gpu
+    problems = []
+    for index, config in enumerate(program.branches()):
+        reason = gemm_config.launch_problem(config, device)
+        if reason is not None:
+            line = lines[index] if lines is not None else branch_line(program, index)
+            branch = program.rules[index].condition() if index < len(program.rules) else "default"
+            problems.append(BranchProblem(line, branch, config_source(config), reason))
+    return not problems, tuple(problems)
+
+
+__all__ = ["ALLOWED", "BranchProblem", "parse", "render", "static_check"]

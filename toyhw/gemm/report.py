@@ -1,0 +1,255 @@
+"""What notebook 03 reports about the GEMM model: per-shape distance to roofline with its reasons, the best config per
+M, the oracle's headroom over the expert, and where vLLM's tuned H100 configs rank in the model's ordering.
+
+Every observation the notebook prints is computed here from the model's breakdown, never typed in.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Callable
+
+from toyhw.gemm import config as gemm_config, cost as gemm_cost, expert
+from toyhw.gemm.config import GemmConfig
+from toyhw.gemm.shapes import Shape
+from toyhw.gemm.time_table import TimeTable
+
+FIXED_COST_SHARE = 0.15  # launch + pipeline fill above this share of the time is worth naming as a reason
+PADDING_SHARE = 0.25  # padding waste above this share of the tensor-core work is worth naming
+
+VLLM_H100_CONFIGS: tuple[tuple[int, GemmConfig], ...] = (
+    (1, GemmConfig(16, 64, 256, 4, 5, 1)),
+    (8, GemmConfig(16, 64, 256, 4, 5, 1)),
+    (256, GemmConfig(128, 128, 64, 4, 3, 1)),
+    (5120, GemmConfig(128, 256, 64, 8, 3, 1)),
+    (8192, GemmConfig(128, 256, 64, 8, 4, 1)),
+)
+"""vLLM's fused_moe/configs/E=1,N=3072,...H100_80GB_HBM3.json (Apache-2.0, FACTS.md): M -> tuned config."""
+VLLM_N, VLLM_K = 3072, 4096  # N from the file name; K (the hidden size) is not in it: 4096 is our assumption
+
+
+def regime(M: int) -> str:
+    """Return "decode" (M <= 16), "mid" or "prefill" (M >= 2048)."""
+    return "decode" if M <= 16 else ("prefill" if M >= 2048 else "mid")
+
+
+@dataclasses.dataclass(frozen=True)
+class ShapeRow:
+    """One shape's line of the roofline / oracle / expert table.
+
+    Attributes:
+        shape: the GEMM shape.
+        roofline_us: the roofline bound, microseconds.
+        oracle: the fastest launchable config.
+        oracle_us: its time, microseconds.
+        expert_us: the expert's time, microseconds (math.inf if the expert's config cannot launch).
+        closeness: roofline_us / oracle_us (1 = on the roofline).
+        bound: what bounds the oracle's main time ("compute", "latency", "sm_load", "dram").
+        reasons: why the oracle stays away from the roofline, from its breakdown ("" when nothing stands out).
+    """
+
+    shape: Shape
+    roofline_us: float
+    oracle: GemmConfig
+    oracle_us: float
+    expert_us: float
+    closeness: float
+    bound: str
+    reasons: str
+
+
+def distance_reasons(cost: gemm_cost.GemmCost, sms: int) -> str:
+    """Return why a config's time exceeds the roofline, read from its breakdown, most important first.
+
+    Fixed costs (launch, pipeline fill and drain, split-K reduction) always count. Too few blocks and padding only cost
+    time when the kernel is not DRAM-bound (then the bytes, not the SMs or the math, set the pace), so they are named
+    as reasons only in that case, and as "hidden" otherwise.
+    """
+    reasons = []
+    fixed = cost.launch_us + cost.fill_us + cost.reduction_us
+    if fixed >= FIXED_COST_SHARE * cost.time_us:
+        reasons.append(f"launch+fill{'+reduce' if cost.reduction_us else ''} {fixed / cost.time_us:.0%} of time")
+    dram_bound = cost.bound == "dram"
+    if dram_bound:
+        reasons.append(f"DRAM-bound ({cost.dram_us / cost.time_us:.0%} of time)")
+    if cost.blocks < sms and not dram_bound:
+        reasons.append(f"too few blocks ({cost.blocks} for {sms} SMs)")
+    elif cost.blocks % sms and cost.waves <= 4 and not dram_bound:
+        reasons.append(f"wave tail ({cost.blocks} blocks = {cost.blocks / sms:.2f} waves)")
+    if cost.padding_waste >= PADDING_SHARE:
+        hidden = " (hidden: DRAM-bound)" if dram_bound else ""
+        reasons.append(f"padding {cost.padding_waste:.0%} of the math{hidden}")
+    return "; ".join(reasons)
+
+
+def shape_rows(table: TimeTable, shape_list: list[Shape]) -> list[ShapeRow]:
+    """Return one ShapeRow per shape (in the given order)."""
+    rows = []
+    for shape in shape_list:
+        best, t = table.oracle(shape)
+        cost = gemm_cost.gemm_time(best, shape, table.gpu)
+        roof = table.roofline(shape)
+        rows.append(ShapeRow(shape, roof, best, t, table.time(expert.expert_config(shape), shape), roof / t,
+                             cost.bound, distance_reasons(cost, table.gpu.sms)))
+    return rows
+
+
+def format_rows(rows: list[ShapeRow]) -> str:
+    """Return the rows as a fixed-width text table."""
+    lines = [f"{'shape':<22}{'roofline':>9}{'oracle':>9}{'expert':>9}{'roof/oracle':>12}  {'bound':<8} oracle config"
+             f"{'':<13}why the oracle stays away",
+             f"{'':<22}{'us':>9}{'us':>9}{'us':>9}"]
+    for r in rows:
+        lines.append(f"{r.shape.label():<22}{r.roofline_us:>9.1f}{r.oracle_us:>9.1f}{r.expert_us:>9.1f}"
+                     f"{r.closeness:>12.0%}  {r.bound:<8} {r.oracle.short():<25} {r.reasons}")
+    return "\n".join(lines)
+
+
+def geomean(values: list[float]) -> float:
+    """Return the geometric mean of positive values."""
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def oracle_speedup(table: TimeTable, shape_list: list[Shape]) -> float:
+    """Return the geometric-mean speedup of the oracle over the expert on `shape_list`."""
+    return geomean([table.time(expert.expert_config(s), s) / table.oracle(s)[1] for s in shape_list])
+
+
+def closeness_by_regime(table: TimeTable, shape_list: list[Shape]) -> dict[str, float]:
+    """Return the geometric mean of roofline / oracle time per regime (decode, mid, prefill)."""
+    groups: dict[str, list[float]] = {}
+    for s in shape_list:
+        groups.setdefault(regime(s.M), []).append(table.roofline(s) / table.oracle(s)[1])
+    return {k: geomean(v) for k, v in groups.items()}
+
+
+@dataclasses.dataclass(frozen=True)
+class VllmRank:
+    """Where one of vLLM's tuned configs lands in the model's ordering.
+
+    Attributes:
+        shape: the GEMM shape (N = 3072, K = VLLM_K).
+        config: vLLM's config for that M.
+        time_us: its modelled time, microseconds.
+        oracle: the model's best config.
+        oracle_us: the model's best time, microseconds.
+        rank: 1 + configs strictly faster in the model.
+        n_launchable: launchable configs (the length of the ordering).
+        bound: what bounds vLLM's config in the model.
+    """
+
+    shape: Shape
+    config: GemmConfig
+    time_us: float
+    oracle: GemmConfig
+    oracle_us: float
+    rank: int
+    n_launchable: int
+    bound: str
+
+    @property
+    def top_share(self) -> float:
+        """Return rank / n_launchable: the share of the ordering at or above vLLM's config."""
+        return self.rank / self.n_launchable
+
+
+def vllm_ranks(table: TimeTable) -> list[VllmRank]:
+    """Return the model's verdict on each of vLLM's tuned H100 configs (FACTS.md) for its M."""
+    out = []
+    for M, config in VLLM_H100_CONFIGS:
+        shape = Shape("vLLM N=3072", M, VLLM_N, VLLM_K)
+        best, t_best = table.oracle(shape)
+        cost = gemm_cost.gemm_time(config, shape, table.gpu)
+        out.append(VllmRank(shape, config, cost.time_us, best, t_best, table.rank(config, shape),
+                            int(table.launchable.sum()), cost.bound))
+    return out
+
+
+def format_vllm(ranks: list[VllmRank]) -> str:
+    """Return the vLLM comparison as a fixed-width text table."""
+    lines = [f"{'M':>5}  {'vLLM config':<25}{'model us':>9}  {'rank':>11}  {'top %':>6}  {'vs best':>7}  {'bound':<8}"
+             " model's best"]
+    for r in ranks:
+        lines.append(f"{r.shape.M:>5}  {r.config.short():<25}{r.time_us:>9.1f}  {r.rank:>5} / {r.n_launchable:<4}"
+                     f"  {r.top_share:>6.1%}  {r.time_us / r.oracle_us:>6.2f}x  {r.bound:<8} {r.oracle.short()}")
+    return "\n".join(lines)
+
+
+def best_configs(table: TimeTable, layers: list[str], ms: tuple[int, ...],
+                 lookup: Callable[[str, int], Shape]) -> dict[str, list[GemmConfig]]:
+    """Return layer -> the oracle config at each M of `ms` (`lookup(name, M)` builds the Shape)."""
+    return {name: [table.oracle(lookup(name, m))[0] for m in ms] for name in layers}
+
+
+def expert_losses(table: TimeTable, shape_list: list[Shape], min_gain: float = 1.05) -> list[str]:
+    """Return one line per shape where the oracle beats the expert by over `min_gain`, with the expert's problem."""
+    lines = []
+    for s in shape_list:
+        config = expert.expert_config(s)
+        t_exp, (best, t_best) = table.time(config, s), table.oracle(s)
+        if not math.isfinite(t_exp):
+            lines.append(f"{s.label():<20} expert {config.short():<22} cannot launch: "
+                         f"{gemm_config.launch_problem(config, table.gpu)}")
+        elif t_exp > min_gain * t_best:
+            cost = gemm_cost.gemm_time(config, s, table.gpu)
+            why = distance_reasons(cost, table.gpu.sms) or f"{cost.bound}-bound"
+            best_bytes = gemm_cost.gemm_time(best, s, table.gpu).dram_bytes
+            if cost.dram_bytes > 1.05 * best_bytes:
+                why = f"{cost.dram_bytes / best_bytes - 1:.0%} more DRAM traffic; " + why
+            lines.append(f"{s.label():<20} expert {config.short():<22} {t_exp / t_best:4.2f}x slower than "
+                         f"{best.short():<22} expert's problem: {why}")
+    return lines
+
+
+def neighbours(table: TimeTable, shape: Shape) -> list[str]:
+    """Return one line per one-field change of the oracle config on `shape`: its time ratio or why it cannot launch."""
+    best, t_best = table.oracle(shape)
+    lines = []
+    for field, values in gemm_config.FIELDS.items():
+        for value in values:
+            if value == getattr(best, field):
+                continue
+            config = dataclasses.replace(best, **{field: value})
+            t = table.time(config, shape)
+            verdict = (f"{t / t_best:5.2f}x the oracle's time" if math.isfinite(t) else
+                       f"cannot launch ({gemm_config.problem_kind(gemm_config.launch_problem(config, table.gpu))})")
+            lines.append(f"{field:>10} = {value:<4} {verdict}")
+    return lines
+
+
+def headline(table: TimeTable, shape_list: list[Shape], train: list[Shape], test: list[Shape]) -> list[str]:
+    """Return the notebook's observations on the oracle's headroom and the distance to the roofline (computed)."""
+    gains = {s: table.time(expert.expert_config(s), s) / table.oracle(s)[1] for s in shape_list}
+    big = sorted((g, s.label()) for s, g in gains.items() if g > 1.05)[::-1]
+    log_total = sum(math.log(g) for g in gains.values())
+    top5 = sum(math.log(g) for g, _ in big[:5])
+    by_regime = closeness_by_regime(table, shape_list)
+    decode = {s.name: table.roofline(s) / table.oracle(s)[1] for s in shape_list if s.M == min(x.M for x in shape_list)}
+    far, near = min(decode, key=decode.get), max(decode, key=decode.get)
+    return [
+        f"oracle speedup over the expert: {oracle_speedup(table, shape_list):.3f}x on all {len(shape_list)} shapes "
+        f"(train {oracle_speedup(table, train):.3f}x, test {oracle_speedup(table, test):.3f}x)",
+        f"concentrated: {len(big)} of {len(shape_list)} shapes gain more than 5%; the top 5 ("
+        + ", ".join(f"{label} {g:.2f}x" for g, label in big[:5]) + f") carry {top5 / log_total:.0%} of the log-gain",
+        "oracle time as a share of the roofline (geometric mean): "
+        + ", ".join(f"{k} {v:.0%}" for k, v in by_regime.items()),
+        f"at M={min(x.M for x in shape_list)} the oracle gets {decode[far]:.0%} of the roofline on {far} and "
+        f"{decode[near]:.0%} on {near}",
+    ]
+
+
+def vllm_notes(ranks: list[VllmRank], gpu_sms: int, table: TimeTable) -> list[str]:
+    """Return one computed sentence per vLLM config: where it ranks and, if far from the top, the model's reason."""
+    notes = []
+    for r in ranks:
+        head = (f"M={r.shape.M}: vLLM's {r.config.short()} ranks {r.rank} of {r.n_launchable} "
+                f"({r.time_us / r.oracle_us:.2f}x the model's best)")
+        if r.time_us <= 1.05 * r.oracle_us:
+            notes.append(head + ": the model agrees it is (near) optimal")
+        else:
+            cost = gemm_cost.gemm_time(r.config, r.shape, table.gpu)
+            best = gemm_cost.gemm_time(r.oracle, r.shape, table.gpu)
+            notes.append(head + f": the model disagrees. vLLM's config is {cost.bound}-bound with {cost.blocks} blocks "
+                         f"for {gpu_sms} SMs and {r.config.num_stages} stages; the model prefers {r.oracle.short()} "
+                         f"({best.blocks} blocks, {best.bound}-bound)")
+    return notes

@@ -1,0 +1,227 @@
+"""Lecture 10's experiments: one-shot kernels and iterative optimization under four feedback regimes.
+
+Notebooks 01 and 02 and `python -m toyhw fastp` all call these functions, so a number shown anywhere is computed in one
+place. Results for the built-in modes are cached per (task seed, task count, mode, rounds): a slider move re-slices
+cached speedups instead of re-running the search.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import itertools
+from collections import Counter
+from typing import Sequence
+
+import numpy as np
+
+from toyhw import metrics
+from toyhw.kernels import knobs, optimize
+from toyhw.kernels.knobs import KernelConfig, RunFeedback, Task
+from toyhw.kernels.optimize import ProposerLike
+from toyhw.kernels.proposers import PROPOSERS
+
+SEED_TASK_SEED = 230
+SEED_N_TASKS = 200
+SEED_ROUNDS: tuple[int, ...] = (5, 10, 20, 50)
+SEED_PS: tuple[float, ...] = (1.0, 1.5)
+ONE_SHOT_PS: tuple[float, ...] = (0.0, 1.0, 1.5)
+CURVE_ROUNDS: tuple[int, ...] = (1, 2, 3, 5, 7, 10, 15, 20, 30, 40, 50, 70, 100)
+"""Round counts at which curves are drawn: dense where they move fast, sparse later (each point is its own run)."""
+
+STATUS_ORDER = ("compile_error", "wrong", "ok")
+CAUSE_LABELS = {
+    "shared_memory_overflow": "shared memory overflow (tile 64 + shared)",
+    "vector_width_indivisible": "vector width does not divide n",
+    "illegal_fusion": "illegal fusion",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class OneShotKernel:
+    """One task's one-shot attempt.
+
+    Attributes:
+      index: task number in the benchmark.
+      task: the task with its hidden traits.
+      config: the config written in one shot.
+      feedback: what running it reported.
+      speedup: PyTorch time / kernel time, 0.0 when it failed.
+    """
+
+    index: int
+    task: Task
+    config: KernelConfig
+    feedback: RunFeedback
+    speedup: float
+
+
+@dataclasses.dataclass(frozen=True)
+class OneShotReport:
+    """All tasks' one-shot attempts, with the shares lecture 10 prints.
+
+    Attributes:
+      task_seed: seed of the task stream.
+      kernels: one OneShotKernel per task.
+    """
+
+    task_seed: int
+    kernels: tuple[OneShotKernel, ...]
+
+    @property
+    def n_tasks(self) -> int:
+        """Return the number of tasks."""
+        return len(self.kernels)
+
+    def status_shares(self) -> dict[str, float]:
+        """Return the share of tasks per status (compile_error, wrong, ok)."""
+        counts = Counter(k.feedback.status for k in self.kernels)
+        return {status: counts[status] / self.n_tasks for status in STATUS_ORDER}
+
+    def cause_counts(self) -> dict[str, int]:
+        """Return how many one-shot kernels failed of each cause, in a fixed order."""
+        counts = Counter(k.feedback.cause for k in self.kernels if k.feedback.cause)
+        return {cause: counts[cause] for cause in CAUSE_LABELS}
+
+    def speedups(self) -> np.ndarray:
+        """Return every task's speedup (0.0 for failures), in task order."""
+        return np.array([k.speedup for k in self.kernels])
+
+    def fast(self, ps: Sequence[float] = ONE_SHOT_PS) -> dict[float, float]:
+        """Return fast_p for each p."""
+        s = self.speedups()
+        return {p: metrics.fast_p(s, p) for p in ps}
+
+
+@functools.lru_cache(maxsize=32)
+def tasks(task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> tuple[Task, ...]:
+    """Return the benchmark's tasks (cached; tasks are immutable)."""
+    return tuple(knobs.make_tasks(task_seed, n_tasks))
+
+
+@functools.lru_cache(maxsize=32)
+def one_shot(task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> OneShotReport:
+    """Return every task's one-shot kernel, task i written from Random(task_seed + 1 + i)."""
+    kernels = []
+    for i, task in enumerate(tasks(task_seed, n_tasks)):
+        config = knobs.random_config(optimize.one_shot_rng(task_seed, i))
+        feedback = knobs.run_kernel(task, config)
+        kernels.append(OneShotKernel(i, task, config, feedback, knobs.speedup(task, feedback)))
+    return OneShotReport(task_seed, tuple(kernels))
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_speedups(task_seed: int, n_tasks: int, mode: ProposerLike, rounds: int) -> np.ndarray:
+    result = np.array(optimize.speedups_after(list(tasks(task_seed, n_tasks)), rounds, mode))
+    result.flags.writeable = False  # shared by every caller of the cache
+    return result
+
+
+def iterative_speedups(task_seed: int, n_tasks: int, mode: ProposerLike, rounds: int) -> np.ndarray:
+    """Return every task's speedup after `rounds` rounds of `mode` (a built-in name or a proposer function).
+
+    Cached per (task seed, task count, mode, rounds); a proposer function is keyed by identity, so redefining it in a
+    notebook cell gives a fresh entry (a proposer must be a pure function of its arguments for this to be right).
+    """
+    optimize.check_rounds(rounds)
+    optimize.resolve_proposer(mode)  # unknown names fail here, with the list of known ones
+    return _cached_speedups(task_seed, n_tasks, mode, rounds)
+
+
+def feedback_table(
+    task_seed: int = SEED_TASK_SEED,
+    n_tasks: int = SEED_N_TASKS,
+    modes: Sequence[ProposerLike] = tuple(PROPOSERS.available()),
+    rounds: Sequence[int] = SEED_ROUNDS,
+    ps: Sequence[float] = SEED_PS,
+) -> dict[str, dict[int, dict[float, float]]]:
+    """Return fast_p per mode, round count and p: lecture 10's table (`table[mode][rounds][p]`)."""
+    table: dict[str, dict[int, dict[float, float]]] = {}
+    for mode in modes:
+        name, _ = optimize.resolve_proposer(mode)
+        table[name] = {}
+        for r in rounds:
+            s = iterative_speedups(task_seed, n_tasks, mode, r)
+            table[name][r] = {p: metrics.fast_p(s, p) for p in ps}
+    return table
+
+
+def fastp_curves(
+    modes: Sequence[ProposerLike],
+    p: float = 1.0,
+    max_rounds: int = 100,
+    task_seed: int = SEED_TASK_SEED,
+    n_tasks: int = SEED_N_TASKS,
+) -> dict[str, tuple[list[int], list[float]]]:
+    """Return, per mode, the round counts of CURVE_ROUNDS up to `max_rounds` (and `max_rounds` itself) and fast_p there."""
+    optimize.check_rounds(max_rounds)
+    grid = sorted({r for r in CURVE_ROUNDS if r <= max_rounds} | {max_rounds})
+    curves = {}
+    for mode in modes:
+        name, _ = optimize.resolve_proposer(mode)
+        curves[name] = (grid, [metrics.fast_p(iterative_speedups(task_seed, n_tasks, mode, r), p) for r in grid])
+    return curves
+
+
+def observations(table: dict[str, dict[int, dict[float, float]]], ps: Sequence[float] = SEED_PS) -> list[str]:
+    """Return lecture 10's observations, each stated only if the table bears it out."""
+    notes: list[str] = []
+    rounds = sorted(next(iter(table.values())))
+    lo, hi = ps[0], ps[-1]
+    if {"scalar", "resample"} <= table.keys():
+        worse = [r for r in rounds if table["scalar"][r][lo] < table["resample"][r][lo]]
+        if worse:
+            scalar = ", ".join(f"{table['scalar'][r][lo]:.2f}" for r in worse)
+            resample = ", ".join(f"{table['resample'][r][lo]:.2f}" for r in worse)
+            notes.append(
+                f"With scalar feedback only, a failed config just says 'failed'; changing one random knob of it often "
+                f"fails again. At {', '.join(map(str, worse))} rounds scalar feedback is even worse than writing a "
+                f"fresh kernel every round (fast_{lo:g} {scalar} vs {resample})."
+            )
+        else:
+            notes.append(f"Scalar feedback is never worse than repeated sampling here (fast_{lo:g}).")
+    if {"explain", "scalar", "resample"} <= table.keys():
+        ahead = [r for r in rounds if table["explain"][r][lo] > max(table["scalar"][r][lo], table["resample"][r][lo])]
+        if ahead == rounds:
+            notes.append(
+                f"Knowing *why* a kernel failed fixes it directly: with explained errors fast_{lo:g} is above scalar "
+                f"feedback and repeated sampling at every round count ({', '.join(map(str, rounds))})."
+            )
+        elif ahead:
+            notes.append(f"Explained errors lead at fast_{lo:g} after {', '.join(map(str, ahead))} rounds, not always.")
+    if {"suggest", "explain"} <= table.keys():
+        early = [r for r in rounds if table["suggest"][r][lo] > table["explain"][r][lo]]
+        late = [r for r in rounds if table["suggest"][r][hi] < table["explain"][r][hi]]
+        if early:
+            notes.append(
+                f"Profiler suggestions help most early: suggest beats explain at fast_{lo:g} after "
+                f"{', '.join(map(str, early))} rounds."
+            )
+        if late:
+            notes.append(
+                f"But suggestions narrow the search to the bottleneck's knobs: at fast_{hi:g} suggest falls behind "
+                f"explain after {', '.join(map(str, late))} rounds (at {late[-1]} rounds: "
+                f"{table['suggest'][late[-1]][hi]:.2f} vs {table['explain'][late[-1]][hi]:.2f}). Good feedback is "
+                f"advice, not a command."
+            )
+    last = rounds[-1]
+    drops = {mode: row[last][lo] - row[last][hi] for mode, row in table.items()}
+    notes.append(
+        f"A higher bar is harder for every method: from fast_{lo:g} to fast_{hi:g} at {last} rounds fast_p drops by "
+        + ", ".join(f"{d:.2f} ({m})" for m, d in drops.items())
+        + "."
+    )
+    return notes
+
+
+def task_kernel(index: int, task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> OneShotKernel:
+    """Return task `index`'s one-shot kernel, or raise IndexError naming the allowed range."""
+    if not 0 <= index < n_tasks:
+        raise IndexError(f"task = {index} is not allowed; tasks are numbered 0 to {n_tasks - 1}")
+    return one_shot(task_seed, n_tasks).kernels[index]
+
+
+@functools.lru_cache(maxsize=32)
+def best_possible_speedups(task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> np.ndarray:
+    """Return each task's best speedup over all 144 configs: the ceiling no proposer can pass."""
+    configs = [knobs.KernelConfig.of(*values) for values in itertools.product(*knobs.KNOBS.values())]
+    return np.array([max(knobs.speedup(t, knobs.run_kernel(t, c)) for c in configs) for t in tasks(task_seed, n_tasks)])

@@ -1,0 +1,91 @@
+"""Lecture 10's results as pandas tables and computed observations, for notebooks 01 and 02."""
+from __future__ import annotations
+
+from typing import Sequence
+
+import pandas as pd
+
+from toyhw import data
+from toyhw.kernels import study
+from toyhw.kernels.study import CAUSE_LABELS, OneShotReport
+
+Table = dict[str, dict[int, dict[float, float]]]
+
+
+def outcome_frame(report: OneShotReport) -> pd.DataFrame:
+    """Return one-shot outcomes: tasks and share per status, failures split by cause."""
+    causes = report.cause_counts()
+    rows = [("compile error", CAUSE_LABELS["shared_memory_overflow"], causes["shared_memory_overflow"]),
+            ("wrong result", CAUSE_LABELS["vector_width_indivisible"], causes["vector_width_indivisible"]),
+            ("wrong result", CAUSE_LABELS["illegal_fusion"], causes["illegal_fusion"]),
+            ("correct", "-", sum(k.feedback.ok for k in report.kernels))]
+    frame = pd.DataFrame(rows, columns=["status", "cause", "tasks"])
+    frame["share"] = (frame["tasks"] / report.n_tasks).map("{:.1%}".format)
+    return frame
+
+
+def fast_frame(report: OneShotReport, ps: Sequence[float] = study.ONE_SHOT_PS) -> pd.DataFrame:
+    """Return fast_p of the one-shot kernels for each p, as one row."""
+    return pd.DataFrame([{f"fast_{p:g}": round(f, 3) for p, f in report.fast(ps).items()}], index=["one-shot"])
+
+
+def one_shot_observations(report: OneShotReport) -> list[str]:
+    """Return what the one-shot results show, each sentence computed from them."""
+    shares = report.status_shares()
+    causes = report.cause_counts()
+    top = max(causes, key=lambda c: causes[c])
+    fast = report.fast((0.0, 1.0))
+    slower = round((fast[0.0] - fast[1.0]) * report.n_tasks)
+    notes = [
+        f"{1 - shares['ok']:.0%} of one-shot kernels fail: {shares['compile_error']:.0%} do not build and "
+        f"{shares['wrong']:.0%} give wrong results. The most common cause is {CAUSE_LABELS[top]} "
+        f"({causes[top]} of {report.n_tasks} tasks): the eager sampler likes tile 64 with shared memory, wide vectors "
+        "and fusion, and each of them breaks some tasks.",
+        f"Correct is not enough: fast_0 = {fast[0.0]:.3f} but fast_1 = {fast[1.0]:.3f}; {slower} correct kernels are "
+        "not faster than PyTorch (its library kernel is already well tuned).",
+    ]
+    return notes
+
+
+def feedback_frame(table: Table, ps: Sequence[float] = study.SEED_PS) -> pd.DataFrame:
+    """Return lecture 10's table: one row per mode, one column per round count, cells "fast_p1 / fast_p2"."""
+    return pd.DataFrame(
+        {f"{r} rounds": {mode: " / ".join(f"{row[r][p]:.2f}" for p in ps) for mode, row in table.items()}
+         for r in next(iter(table.values()))}
+    ).rename_axis(f"feedback (fast_{ps[0]:g} / fast_{ps[-1]:g})")
+
+
+def kernelbench_frame(rounds: int = 10, task_seed: int = study.SEED_TASK_SEED,
+                      n_tasks: int = study.SEED_N_TASKS) -> pd.DataFrame:
+    """Return KernelBench's Table 1 (Level 2, fast_1 %, 10 calls) next to the toy's fast_1 for the matching mode."""
+    rows = []
+    for paper in data.kernelbench_rows():
+        mode = str(paper["toy_mode"])
+        if mode == "one_shot":
+            toy = study.one_shot(task_seed, n_tasks).fast((1.0,))[1.0]
+        else:
+            toy = study.feedback_table(task_seed, n_tasks, [mode], [rounds], [1.0])[mode][rounds][1.0]
+        rows.append({
+            "KernelBench method": paper["method"],
+            "Llama-3.1-70B": paper["llama_3_1_70b"],
+            "DeepSeek-V3": paper["deepseek_v3"],
+            "DeepSeek-R1": paper["deepseek_r1"],
+            f"toy mode ({rounds} rounds)": mode,
+            "toy fast_1 (%)": round(100 * toy, 1),
+        })
+    return pd.DataFrame(rows).set_index("KernelBench method").astype({"Llama-3.1-70B": "Int64", "DeepSeek-V3": "Int64",
+                                                                       "DeepSeek-R1": "Int64"})
+
+
+def race_verdict(table: Table, challenger: str, rounds: int, p: float) -> str:
+    """Return one sentence comparing `challenger` with the best built-in mode at (`rounds`, `p`), as computed."""
+    others = {mode: row[rounds][p] for mode, row in table.items() if mode != challenger}
+    best = max(others, key=lambda m: others[m])
+    mine = table[challenger][rounds][p]
+    if mine > others[best]:
+        verdict = f"beats every built-in mode (best: {best}, {others[best]:.3f})"
+    elif mine == others[best]:
+        verdict = f"ties the best built-in mode ({best}, {others[best]:.3f})"
+    else:
+        verdict = f"is behind the best built-in mode ({best}, {others[best]:.3f}) by {others[best] - mine:.3f}"
+    return f"After {rounds} rounds, {challenger} reaches fast_{p:g} = {mine:.3f} and {verdict}."
