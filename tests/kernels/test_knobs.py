@@ -34,6 +34,35 @@ def test_a_legal_config_reports_time_and_bottleneck():
     assert fb.bottleneck == "compute"
 
 
+FAILURE_ORDER = ("shared_memory_overflow", "vector_width_indivisible", "illegal_fusion")
+"""run_kernel's documented order: the build (shared memory) first, then the tests (vector width, then fusion)."""
+
+
+@pytest.mark.parametrize("config", [
+    KernelConfig(tile=64, shared=1, vec=2),
+    KernelConfig(tile=64, shared=1, fuse=1),
+    KernelConfig(vec=4, fuse=1),
+    KernelConfig(tile=64, shared=1, vec=4, fuse=1),
+], ids=["smem+vec", "smem+fusion", "vec+fusion", "all three"])
+def test_a_config_breaking_several_rules_reports_the_first_in_the_documented_order(config):
+    broken = {"shared_memory_overflow": config.tile == 64 and config.shared == 1,
+              "vector_width_indivisible": TASK.n % config.vec != 0, "illegal_fusion": config.fuse == 1}
+    assert sum(broken.values()) >= 2  # the premise: TASK (n = 1003, not fusable) breaks two rules or more
+    first = next(cause for cause in FAILURE_ORDER if broken[cause])
+    fb = knobs.run_kernel(TASK, config)
+    assert fb.cause == first
+    assert fb.status == ("compile_error" if first == "shared_memory_overflow" else "wrong")
+    assert fb.time is None and fb.bottleneck is None
+
+
+def test_the_bottleneck_is_the_larger_weighted_term_and_a_tie_is_compute():
+    """At the best tile with no other knob, compute and memory both cost 1.0, weighted 1 - m and m."""
+    default = KernelConfig()
+    assert knobs.run_kernel(Task(0.9, 32, 1024, True), default).bottleneck == "memory"
+    assert knobs.run_kernel(Task(0.1, 32, 1024, True), default).bottleneck == "compute"
+    assert knobs.run_kernel(Task(0.5, 32, 1024, True), default).bottleneck == "compute"  # 0.5 vs 0.5: not memory
+
+
 def test_baseline_is_ninety_percent_of_the_default_config():
     assert knobs.baseline_time(TASK) == pytest.approx(0.9 * 1.075)
 
