@@ -54,9 +54,39 @@ def test_a_student_proposer_races_the_built_ins():
     assert list(table) == ["scalar", "fix_then_tile"]
 
 
-def test_a_proposer_may_return_a_dict_of_knobs():
-    result = optimize.optimize(study.tasks()[0], 3, lambda fb, c, rng: c.as_dict(), random.Random(0))
-    assert result.n_failed in (0, 3)
+@pytest.mark.parametrize("seed", [0, 1, 2, 5])
+def test_a_proposer_may_return_a_dict_of_knobs(seed):
+    """A dict of knobs is the config it names: the run equals one whose proposer returns the config itself."""
+    task = study.tasks()[0]
+    as_dict = optimize.optimize(task, 3, lambda fb, c, rng: c.as_dict(), random.Random(seed))
+    assert as_dict == optimize.optimize(task, 3, lambda fb, c, rng: c, random.Random(seed))
+    first = knobs.random_config(random.Random(seed))
+    if knobs.run_kernel(task, first).ok:
+        assert (as_dict.best_config, as_dict.n_failed) == (first, 0)
+    else:
+        assert (as_dict.best_config, as_dict.n_failed, as_dict.speedup) == (None, 3, 0.0)
+
+
+def test_the_loop_keeps_the_fastest_correct_config_and_builds_on_it_or_on_the_failure():
+    """A scripted proposer: after a success it is handed the best config so far (with that config's feedback), after
+    a failure the config that failed; an equally fast config does not replace the best (strict <)."""
+    task = knobs.Task(memory_bound=0.5, best_tile=16, n=1003, fusable=False)
+    first = knobs.random_config(random.Random(0))  # the loop's first config: tile 64 with shared memory, fails
+    tile8, same_time, fast = KernelConfig(tile=8), KernelConfig(tile=8, shared=1), KernelConfig(tile=16)
+    assert knobs.run_kernel(task, same_time).time == knobs.run_kernel(task, tile8).time  # shared needs tile >= 16
+    vec2, slow, fused = KernelConfig(vec=2), KernelConfig(tile=64), KernelConfig(tile=16, fuse=1)
+    ran = [first, tile8, vec2, same_time, slow, fast, fused]
+    handed = []
+
+    def scripted(feedback, config, rng):
+        handed.append((config, feedback))
+        return ran[len(handed)] if len(handed) < len(ran) else config
+
+    result = optimize.optimize(task, len(ran), scripted, random.Random(0))
+    assert [base for base, _ in handed] == [first, tile8, vec2, tile8, tile8, fast, fused]
+    assert all(fb == knobs.run_kernel(task, base) for base, fb in handed)
+    assert (result.best_config, result.n_failed) == (fast, 3)
+    assert result.speedup == knobs.baseline_time(task) / knobs.run_kernel(task, fast).time
 
 
 def test_a_proposer_that_raises_is_named_with_the_round():
