@@ -5,11 +5,13 @@ import numpy as np
 import pytest
 
 from toyhw.gemm import expert
+from toyhw.evolve import evaluator as evaluator_module
 from toyhw.evolve.ablations import context
 from toyhw.evolve.evaluator import Evaluator, geomean_speedup, oracle_speedup
 from toyhw.evolve.loop import evolve
-from toyhw.gemm.config import GemmConfig
+from toyhw.gemm.config import GemmConfig, config_space
 from toyhw.evolve.programs import Program, Rule, expert_program
+from toyhw.gemm.shapes import Shape
 
 BAD = GemmConfig(128, 256, 64, 8, 5, 1)  # cannot launch: shared memory
 
@@ -89,3 +91,84 @@ def test_oracle_is_above_the_expert_and_every_program():
 def test_an_empty_training_set_is_refused():
     with pytest.raises(ValueError, match="train_shapes is empty"):
         Evaluator([], ctx().table)
+
+
+# ----- the cascade, on a hand-written time table (independent of the GEMM model's numbers)
+
+class FakeTable:
+    """What the evaluator reads from a TimeTable (configs, launchable, row, roofline), over hand-written times."""
+
+    def __init__(self, shapes, times: dict) -> None:
+        self.configs = tuple(times)
+        self.launchable = np.array([np.all(np.isfinite(times[c])) for c in self.configs])
+        self._rows = {s: np.array([times[c][i] for c in self.configs]) for i, s in enumerate(shapes)}
+
+    def row(self, shape):
+        return self._rows[shape]
+
+    def roofline(self, shape):
+        return 0.25
+
+
+SHAPES8 = tuple(Shape("fake", m, 64, 64) for m in range(1, 9))  # stage 1 of the cascade: rows 0 and 4
+EXPERT = GemmConfig(64, 64, 64, 4, 3, 1)
+R = evaluator_module.CASCADE_RATIO
+
+
+def cascade_case(stage1_scores: dict, **kwargs) -> tuple[Evaluator, dict]:
+    """Return an evaluator over SHAPES8 (the expert takes 1.0 everywhere, BAD cannot launch) and one program per
+    wanted stage-1 score: time 1/score on the stage-1 rows, 0.5 on the others."""
+    configs = [c for c in config_space() if c not in (EXPERT, BAD)][:len(stage1_scores)]
+    times = {EXPERT: [1.0] * 8, BAD: [math.inf] * 8}
+    programs = {}
+    for config, (name, score) in zip(configs, stage1_scores.items()):
+        times[config] = [1.0 / score if i % 4 == 0 else 0.5 for i in range(8)]
+        programs[name] = Program((), config)
+    ev = Evaluator(SHAPES8, FakeTable(SHAPES8, times), expert=Program((), EXPERT), **kwargs)
+    return ev, programs
+
+
+def test_the_cascade_constants_are_the_documented_ones():
+    """evaluator.py: stage 1 runs every 4th training shape and passes at >= 0.95 x the best stage-1 score so far."""
+    assert (evaluator_module.CASCADE_EVERY, evaluator_module.CASCADE_RATIO) == (4, 0.95)
+
+
+def test_a_program_just_below_the_cascade_threshold_is_cut_and_one_just_above_runs_in_full():
+    ev, p = cascade_case({"below": R * (1 - 1e-9), "above": R * (1 + 1e-9)})
+    below = ev.evaluate(p["below"])
+    assert (below.status, below.score, below.runs, ev.bench_runs) == ("cascade", None, 2, 2)
+    above = ev.evaluate(p["above"])
+    assert (above.status, above.runs, ev.bench_runs) == ("ok", 8, 10)
+    assert above.score == pytest.approx((R * (1 + 1e-9)) ** 0.25 * 2 ** 0.75)  # geomean of 2 x R and 6 x 2.0
+
+
+def test_the_cascade_threshold_follows_the_best_stage1_score_seen():
+    ev, p = cascade_case({"good": 1.25, "below": 1.25 * R * (1 - 1e-9), "above": 1.25 * R * (1 + 1e-9),
+                          "was_fine": R * (1 + 1e-9), "cut": 0.5})
+    assert ev.evaluate(p["was_fine"]).status == "ok"  # above 0.95 x the initial bar of 1.0
+    assert ev.evaluate(p["good"]).status == "ok"  # raises the bar to 0.95 x 1.25
+    assert ev.evaluate(p["cut"]).status == "cascade"
+    assert ev.evaluate(p["below"]).status == "cascade"
+    assert ev.evaluate(p["above"]).status == "ok"  # passing below the best does not lower the bar ...
+    assert ev.evaluate(p["below"]).status == "cascade"
+    assert ev.evaluate(p["was_fine"]).status == "cascade"  # ... and what passed before is now cut
+
+
+def test_a_stage1_score_exactly_at_the_threshold_passes(monkeypatch):
+    """"at least this share": with the ratio set to 1, a program as good as the best in stage 1 is not cut."""
+    ev, p = cascade_case({"first": 1.25})
+    assert ev.evaluate(p["first"]).status == "ok"
+    twin = Program((Rule(EXPERT, m_min=2, m_max=2),), p["first"].default)  # same stage-1 times, another program
+    monkeypatch.setattr(evaluator_module, "CASCADE_RATIO", 1.0)
+    assert ev.evaluate(twin).status == "ok"
+
+
+def test_only_shapes_that_ran_count_as_seen_and_a_crash_costs_what_ran():
+    ev, p = cascade_case({"below": R * (1 - 1e-9), "above": R * (1 + 1e-9)}, check_all_branches=False)
+    ev.evaluate(p["below"])  # its stage-2 times (0.5) never ran
+    assert [r.vs_best for r in ev.per_shape(Program((), EXPERT))] == [1.0] * 8
+    ev.evaluate(p["above"])
+    assert [r.vs_best for r in ev.per_shape(Program((), EXPERT))] == [1.0 if i % 4 == 0 else 0.5 for i in range(8)]
+    crash_late = ev.evaluate(Program((Rule(BAD, m_min=2, m_max=2),), p["above"].default))  # row 1: stage 2
+    crash_early = ev.evaluate(Program((Rule(BAD, m_min=5, m_max=5),), p["above"].default))  # row 4: stage 1
+    assert (crash_late.status, crash_late.runs, crash_early.status, crash_early.runs) == ("crash", 8, "crash", 2)
