@@ -1,5 +1,6 @@
 """The mock LLM: target choice by feedback, multi-field vs single-field edits, unlaunchable rate, descriptions."""
 import random
+import re
 
 import numpy as np
 import pytest
@@ -7,8 +8,8 @@ import pytest
 from toyhw.evolve.ablations import context
 from toyhw.evolve.database import Entry
 from toyhw.evolve.evaluator import Evaluator
-from toyhw.gemm.config import FIELDS
-from toyhw.evolve.llm import Feedback, MockLLM
+from toyhw.gemm.config import FIELDS, GemmConfig
+from toyhw.evolve.llm import OPERATORS, Feedback, MockLLM
 from toyhw.evolve.programs import choose, expert_program
 
 
@@ -28,10 +29,14 @@ def proposals(llm, n=300, seed=0):
     return c, parent, [llm(parent, (), feedback, rng) for _ in range(n)]
 
 
-def test_each_proposal_describes_its_change_in_one_line():
-    _, parent, props = proposals(MockLLM(), 100)
+def test_each_proposal_describes_its_change_in_one_line_naming_its_target():
+    c, parent, props = proposals(MockLLM(), 100)
+    labels = {s.label() for s in c.train}
     for p in props:
-        assert p.description and "\n" not in p.description and p.program != parent.program or p.operator == "retune"
+        assert "\n" not in p.description and p.operator in OPERATORS
+        assert re.fullmatch(r".+ \(for (.+ M=\d+)\)", p.description).group(1) in labels
+        assert p.program != parent.program or p.operator == "retune"  # only a retune may write the same config
+    assert {p.operator for p in props} == {"retune", "specialize", "generalize"}  # no inspirations: no borrowing
 
 
 def test_same_rng_seed_same_proposals():
@@ -74,10 +79,48 @@ def test_worst3_targets_only_the_three_lowest_ratios():
     _, _, _, feedback = setup()
     rng = random.Random(0)
     worst = set(np.argsort(feedback.vs_best, kind="stable")[:3].tolist())
-    assert {MockLLM(focus="worst3").target(feedback, rng) for _ in range(200)} <= worst
+    assert {MockLLM(focus="worst3").target(feedback, rng) for _ in range(200)} == worst
 
 
-def test_weighted_targets_follow_one_over_ratio_minus_one_plus_005():
+class FixedRandom:
+    """A stand-in for random.Random: random() returns `u`, randrange(n) returns `index` (checked against n)."""
+
+    def __init__(self, u: float = 0.0, index: int = 0) -> None:
+        self.u, self.index = u, index
+
+    def random(self) -> float:
+        return self.u
+
+    def randrange(self, n: int) -> int:
+        assert 0 <= self.index < n
+        return self.index
+
+
+def _fake_feedback(vs_best, vs_roofline):
+    _, _, _, feedback = setup()
+    n = len(vs_best)
+    return Feedback(feedback.shapes[:n], np.asarray(vs_roofline, dtype=float), np.asarray(vs_best, dtype=float),
+                    feedback.best_configs[:n])
+
+
+@pytest.mark.parametrize("key", ["best", "roofline"])
+def test_weighted_targets_follow_one_over_ratio_minus_one_plus_005(key):
+    """Shape i is drawn when u x total weight falls in its slice of the cumulative weights 1/ratio - 1 + 0.05: a
+    uniform draw u just below a slice's upper edge picks it, just above picks the next shape."""
+    ratio = np.array([1.0, 0.5, 0.25, 0.8, 1.0, 0.4])
+    other = np.ones_like(ratio)  # the other key: uniform weights, so a target that follows it is told apart
+    fb = _fake_feedback(ratio, other) if key == "best" else _fake_feedback(other, ratio)
+    weights = [1 / r - 1 + 0.05 for r in ratio]  # 0.05, 1.05, 3.05, 0.3, 0.05, 1.55
+    edges = np.cumsum(weights) / sum(weights)
+    llm = MockLLM(feedback=key)
+    assert llm.target(fb, FixedRandom(0.0)) == 0
+    for i, edge in enumerate(edges[:-1]):
+        assert llm.target(fb, FixedRandom(edge - 1e-9)) == i
+        assert llm.target(fb, FixedRandom(edge + 1e-9)) == i + 1
+    assert llm.target(fb, FixedRandom(1 - 1e-12)) == len(ratio) - 1
+
+
+def test_weighted_target_frequencies_over_a_run_of_draws():
     _, _, _, feedback = setup()
     ratio = np.linspace(0.3, 1.0, len(feedback.shapes))
     fb = Feedback(feedback.shapes, ratio, ratio, feedback.best_configs)
@@ -85,6 +128,53 @@ def test_weighted_targets_follow_one_over_ratio_minus_one_plus_005():
     counts = np.bincount([MockLLM().target(fb, rng) for _ in range(20_000)], minlength=len(ratio))
     weights = 1 / ratio - 1 + 0.05
     assert np.allclose(counts / counts.sum(), weights / weights.sum(), atol=0.01)
+
+
+def test_without_feedback_the_target_is_uniform_whatever_the_ratios():
+    fb = _fake_feedback([1.0, 0.1, 0.2], [0.1, 1.0, 0.5])
+    assert [MockLLM(feedback=None).target(fb, FixedRandom(u=0.999, index=i)) for i in range(3)] == [0, 1, 2]
+
+
+ADOPT = "use the fastest config seen there"
+SEEN = GemmConfig(32, 64, 64, 4, 3, 2)  # a "best config seen" on every shape that the expert never uses
+
+
+def adoptions(llm, n=4000, best_configs=None, seed=0):
+    """Return the share of `n` retunes that adopt the best config seen (checked to write exactly that config)."""
+    _, _, parent, feedback = setup()
+    configs = best_configs or [SEEN] * len(feedback.shapes)
+    fb = Feedback(feedback.shapes, feedback.vs_roofline, feedback.vs_best, configs)
+    rng, adopted = random.Random(seed), 0
+    for _ in range(n):
+        proposal = llm(parent, (), fb, rng)
+        if ADOPT in proposal.description:
+            target = next(s for s in fb.shapes if f"(for {s.label()})" in proposal.description)
+            assert choose(proposal.program, target) == configs[fb.shapes.index(target)]
+            adopted += 1
+    return adopted / n
+
+
+@pytest.mark.parametrize("p_adopt", [0.0, 0.3, 1.0])
+def test_the_best_seen_config_is_adopted_at_the_rate_p_adopt(p_adopt):
+    assert adoptions(MockLLM(new_rules=False, p_adopt=p_adopt)) == pytest.approx(p_adopt, abs=0.03)
+
+
+def test_by_default_the_best_seen_config_is_adopted_half_the_time():
+    """The documented default (llm.py and notebook 04: "half the time the best config seen for that shape")."""
+    assert MockLLM().p_adopt == 0.5
+    assert adoptions(MockLLM(new_rules=False), n=8000) == pytest.approx(0.5, abs=0.02)
+
+
+@pytest.mark.parametrize("llm", [MockLLM(feedback="roofline", p_adopt=1.0), MockLLM(feedback=None, p_adopt=1.0),
+                                 MockLLM(knowledge=False, p_adopt=1.0)], ids=["roofline", "no feedback", "small"])
+def test_no_adoption_without_best_seen_feedback_or_without_knowledge(llm):
+    assert adoptions(llm, n=500) == 0.0
+
+
+def test_no_adoption_when_the_best_seen_config_is_the_one_already_there():
+    c, _, parent, _ = setup()
+    own = [choose(parent.program, s) for s in c.train]
+    assert adoptions(MockLLM(new_rules=False, p_adopt=1.0), n=300, best_configs=own) == 0.0
 
 
 @pytest.mark.parametrize("kwargs,message", [({"feedback": "fastest"}, "feedback = 'fastest'"),
