@@ -6,6 +6,7 @@ import sys
 import pytest
 
 from toyhw import cli
+from toyhw.evolve import ablations
 
 
 def run_json(capsys, *args):
@@ -34,9 +35,16 @@ def test_ablations_table(capsys):
 def test_targeting_json_shape(capsys):
     out = run_json(capsys, "targeting", "--seed", "0", "--budget", "100")
     assert set(out) == {"n_shapes", "n_stuck", "share_on_stuck", "overlap_top5"}
-    assert out["n_shapes"] == 44 and 0 <= out["n_stuck"] <= 44 and 0 <= out["overlap_top5"] <= 5
-    assert set(out["share_on_stuck"]) == {"roofline", "best"}
-    assert all(0 <= v <= 1 for v in out["share_on_stuck"].values())
+    # the figures of demo 2, recomputed from its per-shape rows: stuck = vs_best > 0.95, weights 1/ratio - 1 + 0.05
+    rows = ablations.targeting(0, 100).rows
+    stuck = [r.vs_best > 0.95 for r in rows]
+    assert (out["n_shapes"], out["n_stuck"]) == (44, sum(stuck))
+    for key, ratio in (("roofline", "vs_roofline"), ("best", "vs_best")):
+        weights = [1 / getattr(r, ratio) - 1 + 0.05 for r in rows]
+        share = sum(w for w, s in zip(weights, stuck) if s) / sum(weights)
+        assert out["share_on_stuck"][key] == pytest.approx(share)
+    top = [{r.shape for r in sorted(rows, key=lambda r: getattr(r, ratio))[:5]} for ratio in ("vs_roofline", "vs_best")]
+    assert out["overlap_top5"] == len(top[0] & top[1])
 
 
 def test_branches_json_shape(capsys):
@@ -47,7 +55,10 @@ def test_branches_json_shape(capsys):
         for r in rows:
             assert set(r) == {"seed", "added", "added_bad_branch", "db_size", "db_bad_branch", "crash_new_shapes",
                               "best_has_bad_branch"}
-            assert isinstance(r["best_has_bad_branch"], bool)
+    demo = ablations.branches((0, 1), 80)
+    assert out == {key: [r.as_dict() for r in rows] for key, rows in demo.items()}
+    assert all((r["added_bad_branch"], r["db_bad_branch"], r["best_has_bad_branch"]) == (0, 0, False)
+               for r in out["checked"])
 
 
 @pytest.mark.parametrize("args,message", [

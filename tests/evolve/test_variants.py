@@ -6,6 +6,9 @@ import numpy as np
 import pytest
 
 from toyhw.evolve import ablations, variants
+from toyhw.evolve.evaluator import geomean_speedup
+from toyhw.evolve.programs import expert_program
+from toyhw.evolve.simplify import simplify
 
 SEEDS = (10, 11, 12, 13, 14)
 
@@ -26,9 +29,21 @@ def test_registry_has_the_seeds_nine_first_and_two_analogues():
 
 
 @pytest.mark.parametrize("name", variants.available())
-def test_every_variant_runs(name):
+def test_every_variant_runs_and_its_summary_describes_its_best_program(name):
     run = ablations.run_one(name, 21, 60)
-    assert len(run.history) == 60 and run.final >= 1.0 and run.rules >= 1 and run.bench_runs > 0
+    ctx = ablations.context()
+    assert len(run.history) == 60 and run.final == run.history[-1] == max(run.history) == run.lineage[-1].score
+    # the summary's best program is simplified: it must still score what the run found, on train and test
+    assert run.final == pytest.approx(geomean_speedup(run.best, ctx.train, ctx.table), rel=1e-12)
+    assert run.test == pytest.approx(geomean_speedup(run.best, ctx.test, ctx.table), rel=1e-12)
+    assert run.rules == run.best.n_rules() and simplify(run.best) == run.best
+    if name == "no_cascade":  # every evaluated program ran on all 44 training shapes
+        assert run.bench_runs % len(ctx.train) == 0
+    if name == "no_evolution":  # every proposal is a child of the initial program
+        assert [s.id for s in run.lineage][:-1] in ([], [0])
+    if name == "no_full_file":  # only the expert's rules' configs change: no new condition
+        expert_bounds = {r.bounds() for r in expert_program().rules}
+        assert all(r.bounds() in expert_bounds for r in run.best.rules)
 
 
 def test_unknown_variant_lists_the_known_ones():
