@@ -1,7 +1,7 @@
 """fast_p follows KernelBench: strict >, and every task counts in the denominator."""
 import pytest
 
-from toyhw.metrics import fast_p
+from toyhw.metrics import fast_p, fast_p_curve
 
 
 def test_strict_greater_than():
@@ -30,3 +30,13 @@ def test_empty_or_nested_input_is_refused(bad):
 def test_negative_p_is_refused():
     with pytest.raises(ValueError, match="p = -1 is not allowed"):
         fast_p([1.0], -1)
+
+
+def test_correct_must_give_one_entry_per_task():
+    with pytest.raises(ValueError, match="correct has 1 entries but speedups has 2; give one per task"):
+        fast_p([1.0, 2.0], 1.0, correct=[True])
+
+
+def test_fast_p_curve_is_fast_p_at_every_threshold():
+    speedups = [0.0, 0.7, 1.0, 1.2, 2.5]
+    assert fast_p_curve(speedups, [0.0, 1.0, 2.0, 3.0]).tolist() == [0.8, 0.4, 0.2, 0.0]

@@ -128,6 +128,15 @@ def test_inspirations_are_the_islands_best_others_and_another_islands_best():
         assert db.sample(2, random.Random(seed))[1][-1].id in (4, 5)
 
 
+def test_with_two_islands_two_inspirations_come_from_the_island_and_one_from_the_other():
+    db = Database(entry(0, 1.0), n_islands=2, capacity=20)
+    for i, score in ((1, 1.1), (2, 0.9), (3, 1.2), (4, 1.3)):
+        db.add(entry(i, score), 0)
+    db.add(entry(5, 1.7), 1)
+    parent, inspirations = db.sample(0, Scripted(2, 2, 2, 0))
+    assert parent.id == 2 and [e.id for e in inspirations] == [4, 3, 5]
+
+
 def test_with_one_island_all_inspirations_come_from_it():
     db = Database(entry(0, 1.0), n_islands=1, capacity=10)
     for i, score in ((1, 1.1), (2, 0.9), (3, 1.2), (4, 1.3)):

@@ -172,3 +172,28 @@ def test_only_shapes_that_ran_count_as_seen_and_a_crash_costs_what_ran():
     crash_late = ev.evaluate(Program((Rule(BAD, m_min=2, m_max=2),), p["above"].default))  # row 1: stage 2
     crash_early = ev.evaluate(Program((Rule(BAD, m_min=5, m_max=5),), p["above"].default))  # row 4: stage 1
     assert (crash_late.status, crash_late.runs, crash_early.status, crash_early.runs) == ("crash", 8, "crash", 2)
+
+
+def test_geomean_and_oracle_speedups_are_relative_to_the_expert_given():
+    ev, p = cascade_case({"a": 2.0})
+    table, program = ev.table, p["a"]  # "a": time 0.5 on every shape
+    assert geomean_speedup(program, SHAPES8, table, expert=Program((), EXPERT)) == pytest.approx(2.0)
+    assert geomean_speedup(program, SHAPES8, table, expert=program) == pytest.approx(1.0)
+    assert oracle_speedup(SHAPES8, table, expert=Program((), EXPERT)) == pytest.approx(2.0)
+    assert oracle_speedup(SHAPES8, table, expert=program) == pytest.approx(1.0)
+    crashing = Program((Rule(BAD, m_min=3, m_max=3),), program.default)
+    assert geomean_speedup(crashing, SHAPES8, table, expert=program) == 0.0
+
+
+def test_per_shape_rows_name_the_programs_config_and_the_fastest_config_seen():
+    """The program's own config when it is at least as fast as anything measured (also before it is evaluated),
+    else the config that ran fastest."""
+    ev, p = cascade_case({"a": 2.0, "b": 4.0})  # both 0.5 on the stage-2 shapes; a: 0.5, b: 0.25 in stage 1
+    a, b = p["a"].default, p["b"].default
+    ev.evaluate(p["a"])
+    rows = ev.per_shape(p["b"])  # b never ran: still its own config where it is as fast or faster
+    assert [r.config for r in rows] == [b] * 8 and [r.best_config for r in rows] == [b] * 8
+    assert [r.vs_best for r in rows] == [1.0] * 8
+    rows = ev.per_shape(Program((), EXPERT))
+    assert [r.config for r in rows] == [EXPERT] * 8 and [r.best_config for r in rows] == [a] * 8
+    assert [r.vs_best for r in rows] == [0.5] * 8

@@ -83,7 +83,13 @@ def test_hand_written_source_with_elif_else_and_strict_comparisons():
 def test_malformed_source_names_the_line_and_what_is_allowed(source, line, message):
     with pytest.raises(ValueError) as err:
         parse(source)
-    assert f"line {line}" in str(err.value) and message in str(err.value) and "allowed:" in str(err.value)
+    assert str(err.value).startswith(f"line {line}: ") and message in str(err.value) and "allowed:" in str(err.value)
+
+
+@pytest.mark.parametrize("source", ["", "# only a comment\n"])
+def test_source_without_any_statement_is_refused_without_a_line(source):
+    with pytest.raises(ValueError, match="^the source must be exactly one function `def choose"):
+        parse(source)
 
 
 def test_parse_never_executes_the_source(tmp_path):
@@ -113,6 +119,20 @@ def test_static_check_finds_exactly_the_unlaunchable_branches(program):
     expected = [branch_line(program, i) for i, c in enumerate(program.branches()) if launch_problem(c, H100)]
     assert [p.line for p in problems] == expected and ok == (not expected)
     assert [p.line for p in static_check(render(program))[1]] == expected
+
+
+def test_a_bad_default_is_reported_as_the_default_branch():
+    ok, (problem,) = static_check(Program((Rule(GOOD, m_max=16),), BAD_SMEM))
+    assert not ok and (problem.line, problem.branch) == (4, "default")
+    assert problem.message().startswith("line 4 (default): Config(block_m=128, block_n=256, block_k=64, num_warps=8, "
+                                        "num_stages=5, split_k=1) cannot launch: out of resource: shared memory")
+
+
+def test_static_check_on_another_gpu_by_name_or_spec():
+    """The expert's 5-stage decode config needs more shared memory than an A100 gives one block."""
+    by_name, by_spec = static_check(expert_program(), "A100"), static_check(expert_program(), get_gpu("A100"))
+    assert by_name == by_spec and not by_name[0]
+    assert [p.branch for p in by_name[1]] == ["M <= 16"]
 
 
 def test_static_check_passes_the_expert_and_uses_the_lines_of_hand_written_source():
@@ -150,6 +170,28 @@ def test_simplify_drops_dead_and_redundant_rules():
                        Rule(GemmConfig(), m_min=100)), GemmConfig())
     assert simplify(program) == Program((Rule(GOOD, m_max=16),), GemmConfig())
     assert simplify(program).n_rules() == 2
+
+
+def test_a_rule_is_empty_when_some_interval_is_empty():
+    assert Rule(GOOD, m_min=10, m_max=5).is_empty() and Rule(GOOD, n_min=2, k_min=8, k_max=7).is_empty()
+    assert not Rule(GOOD, m_min=5, m_max=5).is_empty() and not Rule(GOOD, m_min=5).is_empty()
+    assert not Rule(GOOD, m_max=5, n_min=9).is_empty()
+
+
+def test_hashes_are_the_dataclass_hash_of_the_fields_and_are_not_pickled():
+    """The cached hash is the value the dataclass's own hash would give; a pickle carries no cached hash (string
+    hashes differ between processes) and unpickles to an equal program with the same hash here."""
+    import pickle
+
+    rule = Rule(GOOD, m_min=32, m_max=96, k_min=4096)
+    program = Program((rule, Rule(BAD_WARPS, n_max=10)), GOOD)
+    assert hash(rule) == hash((GOOD, 32, 96, None, None, 4096, None))
+    assert hash(program) == hash((program.rules, GOOD))
+    assert "_hash" in rule.__dict__ and "_hash" in program.__dict__  # cached by the calls above
+    assert "_hash" not in rule.__getstate__() and "_hash" not in program.__getstate__()
+    assert rule.__getstate__() == {k: v for k, v in rule.__dict__.items() if k != "_hash"}
+    copy = pickle.loads(pickle.dumps(program))
+    assert copy == program and hash(copy) == hash(program) and "_hash" not in copy.rules[0].__getstate__()
 
 
 def test_rule_without_conditions_is_refused():
