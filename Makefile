@@ -3,12 +3,13 @@
 #   make test       set up, then run every test (unit tests, nbval over the notebooks, browser tests)
 #   make notebooks  re-execute every notebook in place (outputs stored, widget state stripped)
 #   make present NB=02  serve notebooks/02_*.ipynb as a code-free app (Voila) on http://127.0.0.1:8866
+#   make mutation   mutation testing of the core modules, by hand (not in CI): writes benchmarks/MUTATION.md
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.toyhw-installed
 
-.PHONY: setup lab test notebooks clean present chromium
+.PHONY: setup lab test notebooks clean present chromium mutation
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -47,5 +48,15 @@ present: setup
 	echo "Serving $$nb as an app on http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"; \
 	$(BIN)/voila "$$nb" --Voila.ip=127.0.0.1 --port=$(PORT) --show_tracebacks=True $(VOILA_FLAGS)
 
+# mutmut (the `mutation` extra) into the same venv; settings in pyproject.toml, [tool.mutmut]. Niced: it keeps both
+# cores busy for a long while (benchmarks/MUTATION.md says how long the last run took).
+MUTATION_STAMP := $(VENV)/.toyhw-mutation-installed
+$(MUTATION_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,mutation]'
+	touch $@
+
+mutation: $(MUTATION_STAMP)
+	nice -n 15 $(BIN)/python benchmarks/mutation.py
+
 clean:
-	rm -rf $(VENV) test-artifacts .pytest_cache
+	rm -rf $(VENV) test-artifacts .pytest_cache mutants

@@ -16,19 +16,21 @@ def _spec(requirement: str) -> str:
 
 
 def pip_requirements() -> dict[str, str]:
-    """Return name -> requirement for the runtime and test dependencies of pyproject.toml."""
+    """Return name -> requirement for the runtime, test and mutation-testing dependencies of pyproject.toml."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    reqs = project["dependencies"] + project["optional-dependencies"]["test"]
+    extras = project["optional-dependencies"]
+    reqs = project["dependencies"] + extras["test"] + extras["mutation"]
     return {_name(r): _spec(r) for r in reqs}
 
 
 def conda_requirements() -> dict[str, str]:
-    """Return name -> requirement for the conda packages of environment.yml (python and pip excluded)."""
+    """Return name -> requirement for the packages of environment.yml: conda's and those of its pip section (python,
+    pip and the pack itself excluded)."""
     reqs = {}
     text = (ROOT / "environment.yml").read_text()
     for line in text[text.index("dependencies:"):].splitlines():
-        m = re.match(r"^  - ([A-Za-z0-9_.\-\[\]]+[^#]*)$", line)
-        if m and not m.group(1).startswith(("pip", "python")):
+        m = re.match(r"^(?:  |      )- ([A-Za-z0-9_.\-\[\]]+[^#]*?)\s*(?:#.*)?$", line)
+        if m and not m.group(1).startswith(("pip", "python", "-e")):
             reqs[_name(m.group(1))] = _spec(m.group(1))
     return reqs
 
