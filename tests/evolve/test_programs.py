@@ -86,6 +86,32 @@ def test_malformed_source_names_the_line_and_what_is_allowed(source, line, messa
     assert str(err.value).startswith(f"line {line}: ") and message in str(err.value) and "allowed:" in str(err.value)
 
 
+@pytest.mark.parametrize("condition, bounds", [
+    ("M <= 96 and M <= 48", dict(m_max=48)), ("M <= 30 and M <= 50", dict(m_max=30)),
+    ("M < 50 and M < 40", dict(m_max=39)), ("M < 40 and M < 50", dict(m_max=39)),
+    ("M >= 10 and M >= 20", dict(m_min=20)), ("M >= 20 and M >= 10", dict(m_min=20)),
+    ("M > 10 and M > 20", dict(m_min=21)), ("M > 20 and M > 10", dict(m_min=21)),
+    ("48 >= M and 2 < M", dict(m_min=3, m_max=48)),
+    ("M >= 3 and M == 5", dict(m_min=5, m_max=5)), ("M == 5 and M >= 3 and M <= 9", dict(m_min=5, m_max=5)),
+    ("M == 5 and M == 7", dict(m_min=7, m_max=5)), ("K <= 4 and K == 5", dict(k_min=5, k_max=4)),
+    ("N > 10 and 30 > N and N < 20", dict(n_min=11, n_max=19)),
+])
+def test_several_bounds_on_one_variable_intersect(condition, bounds):
+    program = parse(f"def choose(M, N, K):\n    if {condition}:\n        return Config()\n    return Config()\n")
+    assert program.rules == (Rule(GemmConfig(), **bounds),)
+
+
+@pytest.mark.parametrize("body, line", [
+    ("        pass\n", 3), ("        return\n", 3), ("        x = 1\n", 3),
+    ("        return Config()\n        return Config()\n", 3), ("        x = 1\n        return Config()\n", 3),
+])
+def test_a_branch_must_be_exactly_one_return_of_a_config(body, line):
+    source = f"def choose(M, N, K):\n    if M < 4:\n{body}    return Config()\n"
+    with pytest.raises(ValueError) as err:
+        parse(source)
+    assert str(err.value).startswith(f"line {line}: each branch must be exactly one `return Config(...)`")
+
+
 @pytest.mark.parametrize("source", ["", "# only a comment\n"])
 def test_source_without_any_statement_is_refused_without_a_line(source):
     with pytest.raises(ValueError, match="^the source must be exactly one function `def choose"):
