@@ -45,3 +45,24 @@ def test_missing_column_is_refused(tmp_path: pathlib.Path):
     path.write_text("key,model\nH100,H100\n")
     with pytest.raises(ValueError, match="g.csv, line 1: missing column"):
         data.read_table(path, data.GPU_COLUMNS)
+
+
+def test_kernelbench_csvs_hold_table_1_and_figure_2_of_v1_with_their_sources():
+    table1 = {r["method"]: r for r in data.kernelbench_rows()}
+    assert [table1[m]["deepseek_r1"] for m in table1] == [36, None, 44, 62, 72]
+    assert [table1[m]["llama_3_1_70b"] for m in table1] == [0, 3, 0, 5, 4]
+    assert all("2502.10517v1" in str(r["source"]) and "Table 1 (section 5.1.3)" in str(r["source"])
+               for r in table1.values())
+    figure2 = {r["model"]: r for r in data.kernelbench_one_shot_rows()}
+    assert (figure2["GPT-4o"]["level_1"], figure2["OpenAI o1"]["level_1"], figure2["DeepSeek-R1"]["level_1"]) == (4, 10, 12)
+    assert all("Figure 2 (section 4.1)" in str(r["source"]) for r in figure2.values())
+    # The paper's one-shot Level 2 numbers are Table 1's "single attempt" row: the two files agree.
+    single = table1["single attempt (baseline)"]
+    assert (figure2["Llama-3.1-70B Instruct"]["level_2"], figure2["DeepSeek-V3"]["level_2"],
+            figure2["DeepSeek-R1"]["level_2"]) == (single["llama_3_1_70b"], single["deepseek_v3"], single["deepseek_r1"])
+
+
+def test_paper_figures_carry_the_numbers_the_notebooks_quote():
+    figures = data.paper_figures()
+    assert figures == {"kernelbench_table1_level": 2, "kernelbench_table1_calls": 10, "asi_llm_iterations": 10,
+                       "asi_opentuner_iterations": 1000, "asi_speedup_over_opentuner": 3.8}

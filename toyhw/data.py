@@ -98,21 +98,18 @@ def layer_rows() -> list[dict[str, object]]:
 
 
 KERNELBENCH_MODELS = ("llama_3_1_70b", "deepseek_v3", "deepseek_r1")
+KERNELBENCH_LEVELS = ("level_1", "level_2", "level_3")
 
 
-def kernelbench_rows() -> list[dict[str, object]]:
-    """Return KernelBench's Table 1 (Level 2, fast_1 in %, 10 calls) from data/kernelbench_table1.csv.
-
-    Columns: method (the paper's row), toy_mode (the lecture-10 mode it corresponds to), one column per model in
-    KERNELBENCH_MODELS (a percentage 0..100, or empty where the paper has no entry: None), source.
-    """
-    path = DATA_DIR / "kernelbench_table1.csv"
+def _percentages(name: str, keys: tuple[str, ...], columns: tuple[str, ...]) -> list[dict[str, object]]:
+    """Return the rows of data/`name`: text `keys` as read, each of `columns` a percentage 0..100 (None if empty)."""
+    path = DATA_DIR / name
     with open(path, newline="", encoding="utf-8") as handle:
         reader = csv.DictReader(handle)
         rows = []
         for row in reader:
-            out: dict[str, object] = {"method": row["method"], "toy_mode": row["toy_mode"], "source": row["source"]}
-            for column in KERNELBENCH_MODELS:
+            out: dict[str, object] = {key: row[key] for key in keys}
+            for column in columns:
                 text = (row.get(column) or "").strip()
                 if text and not (text.isdigit() and 0 <= int(text) <= 100):
                     raise ValueError(f"{path.name}, line {reader.line_num}, column {column!r}: {text!r} is not a "
@@ -120,3 +117,44 @@ def kernelbench_rows() -> list[dict[str, object]]:
                 out[column] = int(text) if text else None
             rows.append(out)
     return rows
+
+
+def kernelbench_rows() -> list[dict[str, object]]:
+    """Return KernelBench's Table 1 (Level 2, fast_1 in %, 10 calls) from data/kernelbench_table1.csv.
+
+    Source: arXiv 2502.10517v1, Table 1 (section 5.1.3). Columns: method (the paper's row), toy_mode (the lecture-10
+    mode it corresponds to), one column per model in KERNELBENCH_MODELS (a percentage 0..100, or empty where the paper
+    has no entry: None), source.
+    """
+    return _percentages("kernelbench_table1.csv", ("method", "toy_mode", "source"), KERNELBENCH_MODELS)
+
+
+def kernelbench_one_shot_rows() -> list[dict[str, object]]:
+    """Return KernelBench's one-shot baseline (fast_1 over PyTorch Eager in %) from data/kernelbench_figure2.csv.
+
+    Source: arXiv 2502.10517v1, Figure 2 (section 4.1), greedy decoding on an NVIDIA L40S. Columns: model, one column
+    per level in KERNELBENCH_LEVELS (a percentage 0..100), source.
+    """
+    return _percentages("kernelbench_figure2.csv", ("model", "source"), KERNELBENCH_LEVELS)
+
+
+def paper_figures() -> dict[str, float]:
+    """Return the single figures the notebooks quote from papers, by key, from data/paper_figures.csv.
+
+    Columns: key, value (a positive number; an int when written without a decimal point), source (paper, version and
+    the place in it). Kept here, not in prose, so that every number a notebook states comes from a file with a source.
+    """
+    path = DATA_DIR / "paper_figures.csv"
+    figures: dict[str, float] = {}
+    with open(path, newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        for row in reader:
+            text = (row.get("value") or "").strip()
+            try:
+                value = int(text) if text.isdigit() else float(text)
+            except ValueError:
+                raise ValueError(f"{path.name}, line {reader.line_num}, column 'value': {text!r} is not a number") from None
+            if not value > 0 or not (row.get("source") or "").strip():
+                raise ValueError(f"{path.name}, line {reader.line_num}: value must be > 0 and the source not empty")
+            figures[row["key"]] = value
+    return figures
