@@ -216,7 +216,7 @@ def quotes() -> list[str]:
         f"{_f3(metrics.fast_p(exp5, 1.5))} to {_f3(metrics.fast_p(vec5, 1.5))}",
         _holds(bool(np.all(vec50 == exp50)), "After 50 rounds no task differs"),
         # Exercise 4
-        f"The ceiling for fast_1.5 is {ceiling15:g}.",
+        f"The ceiling for fast_1.5 is {_f3(ceiling15)}.",
         _holds(int(unfusable_narrow["clear 1.5x"].sum()) == 0,
                f"None of the {int(unfusable_narrow['tasks'].sum())} unfusable tasks whose *n* rules out a width of 4 can clear 1.5×"),
         f"width 4 clear it from a share of {ceiling.loc[(False, 4), 'least memory-bound that clears']:.2f} up (the most "
