@@ -14,7 +14,8 @@ def test_gpus_csv_has_the_facts_figures():
     h100 = rows["H100"]
     assert (h100["sms"], h100["smem_per_block_bytes"], h100["max_regs_per_thread"]) == (132, 232_448, 255)
     assert (h100["hbm_tb_per_s"], h100["bf16_dense_tflop_per_s"], h100["l2_mb"]) == (3.35, 989.0, 50.0)
-    assert all(r["source"] for r in rows.values())
+    assert all(r["spec_source"] and r["calibration_source"] for r in rows.values())
+    assert all(0 < r[c] <= 1 for r in rows.values() for c in ("tc_sustained_share", "hbm_achievable_share"))
 
 
 def test_layers_csv_has_the_lecture_and_seed_shapes():

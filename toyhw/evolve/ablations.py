@@ -221,7 +221,8 @@ class BranchRow:
         db_size / db_bad_branch: distinct programs in the final database / of them with a bad branch.
         crash_new_shapes: programs of the final database that fail to launch on some of the 100 new shapes.
         best_has_bad_branch: whether the best program has a bad branch.
-        example: a final-database program with a bad branch that crashes on a new shape (None if there is none).
+        example: a final-database program with a bad branch, one that crashes on a new shape when there is one
+            (None when no program of the final database has a bad branch).
     """
 
     seed: int
@@ -252,7 +253,8 @@ def branch_row(seed: int, budget: int, check: bool) -> BranchRow:
     new = ShapeTimes(ctx.new, ctx.table)
     bad = [p for p in programs if evaluator.has_bad_branch(p)]
     crashing = [p for p in programs if not np.all(np.isfinite(new.program_times(p)))]
-    example = next((p for p in crashing if evaluator.has_bad_branch(p)), None)
+    # show a bad branch that bites if there is one, else one that is still latent on the new shapes too
+    example = next((p for p in crashing if evaluator.has_bad_branch(p)), bad[0] if bad else None)
     return BranchRow(seed, check, out.n_added, out.n_added_bad_branch, len(programs), len(bad), len(crashing),
                      evaluator.has_bad_branch(out.best[0]), example)
 
