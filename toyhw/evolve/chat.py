@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime
 import os
 import random
-from typing import Mapping, Optional, Sequence
+from typing import Callable, Mapping, Optional, Sequence
 
 from toyhw.evolve.chatlog import LogWriter, read_log
 from toyhw.evolve.endpoint import Attempt, ChatClient, Endpoint, EndpointUnavailable, Reply
@@ -25,6 +25,10 @@ from toyhw.evolve.replies import read_reply
 from toyhw.gemm.gpu import GPU
 
 
+Progress = Callable[[int, Proposal, Reply], None]
+"""Called after every call with (call number, proposal, reply): e.g. a line on a terminal."""
+
+
 class ReplayError(RuntimeError):
     """A replay that cannot go on: the log ran out, or the run asks with a prompt the log does not hold."""
 
@@ -32,9 +36,10 @@ class ReplayError(RuntimeError):
 class PromptedLLM:
     """The proposal step of a model that answers in text; subclasses say where the reply comes from (`_reply`)."""
 
-    def __init__(self, settings: PromptSettings, gpu: GPU | str = "H100") -> None:
+    def __init__(self, settings: PromptSettings, gpu: GPU | str = "H100", progress: Optional[Progress] = None) -> None:
         self.settings = settings
         self.gpu = gpu
+        self.progress = progress
         self.calls = 0
         self.failures: list[tuple[int, str]] = []
         """(step, reason) of every failed proposal, in order."""
@@ -52,6 +57,8 @@ class PromptedLLM:
             proposal = read_reply(reply.text, parent.program, shown)
         if proposal.program is None:
             self.failures.append((self.calls, proposal.description))
+        if self.progress is not None:
+            self.progress(self.calls, proposal, reply)
         self._after(self.calls, messages, reply, proposal)
         return proposal
 
@@ -71,8 +78,9 @@ class ChatLLM(PromptedLLM):
 
     def __init__(self, endpoint: Endpoint, settings: PromptSettings = PromptSettings(), log: Optional[str] = None,
                  header: Optional[Mapping] = None, seed: Optional[int] = None, max_failures: int = 3,
-                 gpu: GPU | str = "H100", client: Optional[ChatClient] = None) -> None:
-        super().__init__(settings, gpu)
+                 gpu: GPU | str = "H100", client: Optional[ChatClient] = None,
+                 progress: Optional[Progress] = None) -> None:
+        super().__init__(settings, gpu, progress)
         if isinstance(max_failures, bool) or not isinstance(max_failures, int) or max_failures < 1:
             raise ValueError(f"max_failures = {max_failures!r} is not allowed; it must be an integer >= 1")
         self.endpoint = endpoint
