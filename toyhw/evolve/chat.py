@@ -41,8 +41,7 @@ class PromptedLLM:
         self.gpu = gpu
         self.progress = progress
         self.calls = 0
-        self.failures: list[tuple[int, str]] = []
-        """(step, reason) of every failed proposal, in order."""
+        self.failures: list[tuple[int, str]] = []  # (step, reason) of every failed proposal, in order
 
     def __call__(self, parent: Entry, inspirations: Sequence[Entry], feedback: Feedback,
                  rng: random.Random) -> Proposal:

@@ -12,6 +12,7 @@ fix (a wrong key, an unknown model or path: 401, 403, 404) raise EndpointUnavail
 """
 from __future__ import annotations
 
+import math
 import os
 import time
 from dataclasses import dataclass, field
@@ -153,7 +154,7 @@ def _retry_after(err, cap: float) -> Optional[float]:
         value = float(headers.get("retry-after"))
     except (TypeError, ValueError):
         return None
-    return min(max(value, 0.0), cap)
+    return min(max(value, 0.0), cap) if math.isfinite(value) else None
 
 
 class ChatClient:
