@@ -1,7 +1,7 @@
 """Lecture 14: a mini AlphaEvolve that evolves a GEMM tiling heuristic, and the experiments on it.
 
-Backs notebooks 04 (ablations), 05 (using feedback), 06 (checking all branches) and 07 (cost and scale), and the
-commands `ablations`, `targeting`, `branches`, `prompt` and `evolve`. Read in this order:
+Backs notebooks 04 (ablations), 05 (inside the loop), 06 (using feedback), 07 (checking all branches) and 08
+(cost and scale), and the commands `ablations`, `targeting`, `branches`, `prompt` and `evolve`. Read in this order:
 
 The system
 1. `programs`  — the evolved program: an ordered rule list on (M, N, K), `choose`, `render` to Python source;

@@ -1,4 +1,4 @@
-"""The prompt at one step of a run, next to what the mock LLM did with it (notebook 04, `python -m toyhw prompt`).
+"""The prompt at one step of a run, next to what the mock LLM did with it (notebook 05, `python -m toyhw prompt`).
 
 How: the run is replayed up to step k with a recording wrapper around the variant's MockLLM. The wrapper passes every
 call through unchanged (the same arguments, the same random stream), so the run is the run of `ablations.run_one`
