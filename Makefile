@@ -44,18 +44,13 @@ NB ?= 02
 PORT ?= 8866
 present: setup
 	@nb="$$(ls notebooks/$(basename $(notdir $(NB)))*.ipynb 2>/dev/null | head -n 1)"; \
-	test -n "$$nb" || { echo "no notebook matches notebooks/$(NB)*.ipynb; try NB=01 .. NB=07"; exit 2; }; \
+	test -n "$$nb" || { echo "no notebook matches notebooks/$(NB)*.ipynb; try NB=01 .. NB=08"; exit 2; }; \
 	echo "Serving $$nb as an app on http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"; \
 	$(BIN)/voila "$$nb" --Voila.ip=127.0.0.1 --port=$(PORT) --show_tracebacks=True $(VOILA_FLAGS)
 
-# mutmut (the `mutation` extra) into the same venv; settings in pyproject.toml, [tool.mutmut]. Niced: it keeps both
-# cores busy for a long while (benchmarks/MUTATION.md says how long the last run took).
-MUTATION_STAMP := $(VENV)/.toyhw-mutation-installed
-$(MUTATION_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[test,mutation]'
-	touch $@
-
-mutation: $(MUTATION_STAMP)
+# mutmut comes with the test extra; its settings are in pyproject.toml, [tool.mutmut]. Niced: it keeps both cores busy
+# for a long while (benchmarks/MUTATION.md says how long the last run took).
+mutation: setup
 	nice -n 15 $(BIN)/python benchmarks/mutation.py
 
 clean:

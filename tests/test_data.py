@@ -1,6 +1,7 @@
 """data.py: the CSVs load, carry their sources, and a malformed row is refused naming file, line and column."""
 from __future__ import annotations
 
+import csv
 import pathlib
 
 import pytest
@@ -14,6 +15,7 @@ def test_gpus_csv_has_the_facts_figures():
     h100 = rows["H100"]
     assert (h100["sms"], h100["smem_per_block_bytes"], h100["max_regs_per_thread"]) == (132, 232_448, 255)
     assert (h100["hbm_tb_per_s"], h100["bf16_dense_tflop_per_s"], h100["l2_mb"]) == (3.35, 989.0, 50.0)
+    assert all(r[c] <= 1 for r in rows.values() for c in ("tc_sustained_share", "hbm_achievable_share"))  # > 0: read
 
 
 def test_layers_csv_has_the_lecture_and_seed_shapes():
@@ -38,16 +40,22 @@ def test_malformed_row_names_file_line_and_column(tmp_path: pathlib.Path, bad: s
     assert message in str(err.value)
 
 
-@pytest.mark.parametrize("columns, header, row, column", [
-    (data.GPU_COLUMNS, ",".join(data.GPU_COLUMNS), "H100,H100 SXM5,132,233472,232448,65536,255,64,3.35,989,50,2.0,1,",
-     "source"),
-    (data.LAYER_COLUMNS, ",".join(data.LAYER_COLUMNS), "8B qkv,Llama-3-8B,1,qkv,6144,4096, ", "derivation"),
+@pytest.mark.parametrize("name, columns, column", [
+    ("gpus.csv", data.GPU_COLUMNS, "spec_source"), ("gpus.csv", data.GPU_COLUMNS, "calibration_source"),
+    ("llm_layers.csv", data.LAYER_COLUMNS, "derivation"),
 ])
-def test_a_figure_without_its_source_is_refused(tmp_path: pathlib.Path, columns, header, row, column):
-    """Every figure carries where it comes from: the reader refuses an empty source or derivation."""
-    path = tmp_path / "t.csv"
-    path.write_text(f"{header}\n{row}\n")
-    with pytest.raises(ValueError, match=f"t.csv, line 2, column '{column}': empty"):
+def test_a_figure_without_its_source_is_refused(tmp_path: pathlib.Path, name, columns, column):
+    """Every figure carries where it comes from: the reader refuses the file's first row with that column blank."""
+    with open(data.DATA_DIR / name, newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        row = next(reader)
+    row[column] = " "
+    path = tmp_path / name
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=reader.fieldnames)
+        writer.writeheader()
+        writer.writerow(row)
+    with pytest.raises(ValueError, match=f"{name}, line 2, column '{column}': empty"):
         data.read_table(path, columns)
 
 
@@ -56,3 +64,24 @@ def test_missing_column_is_refused(tmp_path: pathlib.Path):
     path.write_text("key,model\nH100,H100\n")
     with pytest.raises(ValueError, match="g.csv, line 1: missing column"):
         data.read_table(path, data.GPU_COLUMNS)
+
+
+def test_kernelbench_csvs_hold_table_1_and_figure_2_of_v1_with_their_sources():
+    table1 = {r["method"]: r for r in data.kernelbench_rows()}
+    assert [table1[m]["deepseek_r1"] for m in table1] == [36, None, 44, 62, 72]
+    assert [table1[m]["llama_3_1_70b"] for m in table1] == [0, 3, 0, 5, 4]
+    assert all("2502.10517v1" in str(r["source"]) and "Table 1 (section 5.1.3)" in str(r["source"])
+               for r in table1.values())
+    figure2 = {r["model"]: r for r in data.kernelbench_one_shot_rows()}
+    assert (figure2["GPT-4o"]["level_1"], figure2["OpenAI o1"]["level_1"], figure2["DeepSeek-R1"]["level_1"]) == (4, 10, 12)
+    assert all("Figure 2 (section 4.1)" in str(r["source"]) for r in figure2.values())
+    # The paper's one-shot Level 2 numbers are Table 1's "single attempt" row: the two files agree.
+    single = table1["single attempt (baseline)"]
+    assert (figure2["Llama-3.1-70B Instruct"]["level_2"], figure2["DeepSeek-V3"]["level_2"],
+            figure2["DeepSeek-R1"]["level_2"]) == (single["llama_3_1_70b"], single["deepseek_v3"], single["deepseek_r1"])
+
+
+def test_paper_figures_carry_the_numbers_the_notebooks_quote():
+    figures = data.paper_figures()
+    assert figures == {"kernelbench_table1_level": 2, "kernelbench_table1_calls": 10, "asi_llm_iterations": 10,
+                       "asi_opentuner_iterations": 1000, "asi_speedup_over_opentuner": 3.8}

@@ -14,9 +14,12 @@ from typing import Optional, Sequence
 
 from toyhw.commands import ablations as ablations_command
 from toyhw.commands import branches as branches_command
+from toyhw.commands import evolve as evolve_command
 from toyhw.commands import fastp as fastp_command
+from toyhw.commands import prompt as prompt_command
 from toyhw.commands import targeting as targeting_command
 from toyhw.commands import gemm as gemm_command
+from toyhw.commands import validate as validate_command
 
 COMMANDS: dict[str, ModuleType] = {
     "fastp": fastp_command,
@@ -24,6 +27,9 @@ COMMANDS: dict[str, ModuleType] = {
     "targeting": targeting_command,
     "branches": branches_command,
     "gemm": gemm_command,
+    "validate": validate_command,
+    "prompt": prompt_command,
+    "evolve": evolve_command,
 }
 
 

@@ -73,12 +73,12 @@ SPLIT_CASES = [(Shape("decode", 16, 1280, 8192), GemmConfig(16, 64, 256, 4, 5, s
 
 @pytest.mark.parametrize("device", [H100, A100], ids=lambda g: g.name)
 def test_split_k_reduction_moves_its_bytes_at_the_dram_bandwidth_plus_a_fixed_cost(device):
-    """reduction = its bytes / the bandwidth the DRAM term uses + REDUCTION_LAUNCH_SHARE x a launch: one bandwidth
+    """reduction = its bytes / the bandwidth the DRAM term uses + REDUCTION_LAUNCHES x a launch: one bandwidth
     explains every case, no faster than the GPU's peak, and the reported DRAM bytes include the reduction's."""
     bandwidths = []
     for shape, config in SPLIT_CASES:
         cost = gemm_cost.gemm_time(config, shape, device)
-        fixed = gemm_cost.REDUCTION_LAUNCH_SHARE * cost.launch_us
+        fixed = gemm_cost.REDUCTION_LAUNCHES * cost.launch_us
         moving = cost.reduction_us - fixed
         assert moving > 0 and fixed > 0
         bandwidth = reduction_bytes(shape, config.split_k) / moving  # bytes per microsecond
@@ -97,12 +97,12 @@ def test_without_split_k_there_is_no_reduction():
 
 
 def test_the_reductions_fixed_cost_is_part_of_the_kernel_time(monkeypatch):
-    """One more launch's worth of REDUCTION_LAUNCH_SHARE adds exactly one launch to a split-K config's reduction and
+    """One more of REDUCTION_LAUNCHES adds exactly one launch to a split-K config's reduction and
     total time, and nothing to a config without split-K."""
     shape = Shape("decode", 16, 1280, 8192)
     split, plain = GemmConfig(16, 64, 256, 4, 5, 4), GemmConfig(16, 64, 256, 4, 5, 1)
     before = [gemm_cost.gemm_time(c, shape, H100) for c in (split, plain)]
-    monkeypatch.setattr(gemm_cost, "REDUCTION_LAUNCH_SHARE", gemm_cost.REDUCTION_LAUNCH_SHARE + 1.0)
+    monkeypatch.setattr(gemm_cost, "REDUCTION_LAUNCHES", gemm_cost.REDUCTION_LAUNCHES + 1.0)
     after = [gemm_cost.gemm_time(c, shape, H100) for c in (split, plain)]
     launch = before[0].launch_us
     assert after[0].reduction_us - before[0].reduction_us == pytest.approx(launch)
