@@ -91,6 +91,16 @@ def _choose(*body: str) -> str:
      "line 1: the function must be declared exactly as `def choose(M, N, K):`"),
     ("@cache\n" + _choose("return Config()"),
      "line 2: the function must be declared exactly as `def choose(M, N, K):`"),
+    ("def choose(M, N, K, *args):\n    return Config()",
+     "line 1: the function must be declared exactly as `def choose(M, N, K):`"),
+    ("def choose(M, N, K, **kw):\n    return Config()",
+     "line 1: the function must be declared exactly as `def choose(M, N, K):`"),
+    ("def choose(M, N, K, *, x):\n    return Config()",
+     "line 1: the function must be declared exactly as `def choose(M, N, K):`"),
+    ("def choose(A, /, M, N, K):\n    return Config()",
+     "line 1: the function must be declared exactly as `def choose(M, N, K):`"),
+    ("def choose(M, N, K=1):\n    return Config()",
+     "line 1: the function must be declared exactly as `def choose(M, N, K):`"),
     ("def choose(M, N, K):\n    if M <\n", "line 2: syntax error: invalid syntax"),
     (_choose("return Config(warps=4)"), f"line 2: Config has no field 'warps' (fields: {FIELDS_LISTED})"),
     (_choose("return Config(16, 16, 32, 2, 2, 1, 7)"), f"line 2: Config takes at most 6 values ({FIELDS_LISTED})"),
@@ -133,6 +143,12 @@ def test_a_branch_must_be_exactly_one_return_of_a_config(body, line):
     with pytest.raises(ValueError) as err:
         parse(source)
     assert str(err.value).startswith(f"line {line}: each branch must be exactly one `return Config(...)`")
+
+
+@pytest.mark.parametrize("source, kind", [(None, "NoneType"), (b"def choose(M, N, K): ...", "bytes")])
+def test_source_must_be_a_string(source, kind):
+    with pytest.raises(ValueError, match=f"^program source must be a string, not {kind}$"):
+        parse(source)
 
 
 @pytest.mark.parametrize("source", ["", "# only a comment\n"])
