@@ -42,6 +42,11 @@ def full_island() -> tuple[Database, list[Entry]]:
     return db, members
 
 
+def test_the_defaults_are_four_islands_of_25_tournaments_of_3_and_migration_every_50():
+    db = Database(entry(0, 1.0))
+    assert (len(db.islands), db.per_island, db.tournament, db.migrate_every) == (4, 25, 3, 50)
+
+
 def test_capacity_is_split_over_the_islands_with_at_least_two_each():
     assert Database(entry(0, 1.0), n_islands=4, capacity=100).per_island == 25
     assert Database(entry(0, 1.0), n_islands=3, capacity=100).per_island == 33

@@ -10,7 +10,8 @@ from toyhw.evolve.database import Entry
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.gemm.config import FIELDS, GemmConfig
 from toyhw.evolve.llm import OPERATORS, Feedback, MockLLM
-from toyhw.evolve.programs import choose, expert_program
+from toyhw.evolve.programs import Program, choose, expert_program
+from toyhw.gemm.shapes import Shape
 
 
 def setup():
@@ -133,6 +134,23 @@ def test_weighted_target_frequencies_over_a_run_of_draws():
 def test_without_feedback_the_target_is_uniform_whatever_the_ratios():
     fb = _fake_feedback([1.0, 0.1, 0.2], [0.1, 1.0, 0.5])
     assert [MockLLM(feedback=None).target(fb, FixedRandom(u=0.999, index=i)) for i in range(3)] == [0, 1, 2]
+
+
+def test_generalizing_splits_at_a_round_threshold_or_adds_the_next_gap_half_the_time_each():
+    """For M = 100 (between the round thresholds 96 and 128): a split at 96 or at 128, or the target's M with the gap
+    up to 128 or down to 96, each a quarter of the time; the target's side gets the config written for it."""
+    shape, config, llm = Shape("x", 100, 4096, 4096), GemmConfig(64, 128, 64, 4, 4, 1), MockLLM()
+    expected = {((97, None), (None, 96)): 0.25, ((None, 128), (129, None)): 0.25,
+                ((None, 100), (101, 128)): 0.25, ((100, None), (96, 99)): 0.25}
+    seen = []
+    rng = random.Random(0)
+    for _ in range(2000):
+        proposal = llm._generalize(Program((), SEEN), 0, shape, config, "why", rng)
+        first, second = proposal.program.rules
+        assert first.config == config and first.matches(100, 4096, 4096) and not second.matches(100, 4096, 4096)
+        seen.append(((first.m_min, first.m_max), (second.m_min, second.m_max)))
+    shares = {kind: seen.count(kind) / len(seen) for kind in set(seen)}
+    assert shares == pytest.approx(expected, abs=0.04)
 
 
 ADOPT = "use the fastest config seen there"

@@ -110,6 +110,8 @@ def _choose(*body: str) -> str:
      "line 2: a condition must compare M, N or K with an integer"),
     (_choose("if M != 3:", "    return Config()", "return Config()"), "line 2: comparison NotEq is not allowed"),
     (_choose("if M is 3:", "    return Config()", "return Config()"), "line 2: comparison Is is not allowed"),
+    (_choose("if M < 0:", "    return Config()", "return Config()"),
+     "line 2: bound -1 on M is not allowed; bounds are integers >= 0 or None"),
     (_choose("if 3 < 4:", "    return Config()", "return Config()"),
      "line 2: each comparison must have M, N or K on one side and an integer literal on the other"),
 ])
@@ -252,7 +254,7 @@ def test_hashes_are_the_dataclass_hash_of_the_fields_and_are_not_pickled():
     program = Program((rule, Rule(BAD_WARPS, n_max=10)), GOOD)
     assert hash(rule) == hash((GOOD, 32, 96, None, None, 4096, None))
     assert hash(program) == hash((program.rules, GOOD))
-    assert "_hash" in rule.__dict__ and "_hash" in program.__dict__  # cached by the calls above
+    assert (rule.__dict__["_hash"], program.__dict__["_hash"]) == (hash(rule), hash(program))  # cached once
     assert "_hash" not in rule.__getstate__() and "_hash" not in program.__getstate__()
     assert rule.__getstate__() == {k: v for k, v in rule.__dict__.items() if k != "_hash"}
     copy = pickle.loads(pickle.dumps(program))
