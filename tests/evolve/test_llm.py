@@ -10,7 +10,7 @@ from toyhw.evolve.database import Entry
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.gemm.config import FIELDS, GemmConfig
 from toyhw.evolve.llm import OPERATORS, Feedback, MockLLM
-from toyhw.evolve.programs import Program, choose, expert_program
+from toyhw.evolve.programs import Program, Rule, choose, expert_program
 from toyhw.gemm.shapes import Shape
 
 
@@ -136,19 +136,34 @@ def test_without_feedback_the_target_is_uniform_whatever_the_ratios():
     assert [MockLLM(feedback=None).target(fb, FixedRandom(u=0.999, index=i)) for i in range(3)] == [0, 1, 2]
 
 
-def test_generalizing_splits_at_a_round_threshold_or_adds_the_next_gap_half_the_time_each():
-    """For M = 100 (between the round thresholds 96 and 128): a split at 96 or at 128, or the target's M with the gap
-    up to 128 or down to 96, each a quarter of the time; the target's side gets the config written for it."""
-    shape, config, llm = Shape("x", 100, 4096, 4096), GemmConfig(64, 128, 64, 4, 4, 1), MockLLM()
-    expected = {((97, None), (None, 96)): 0.25, ((None, 128), (129, None)): 0.25,
-                ((None, 100), (101, 128)): 0.25, ((100, None), (96, 99)): 0.25}
-    seen = []
-    rng = random.Random(0)
+@pytest.mark.parametrize("M, firing, expected", [
+    # M = 100 lies between the round thresholds 96 and 128: a split at 96 or at 128, or the target's M with the gap
+    # up to 128 or down to 96, a quarter of the time each
+    (100, None, {((97, None), (None, 96)): 0.25, ((None, 128), (129, None)): 0.25,
+                 ((None, 100), (101, 128)): 0.25, ((100, None), (96, 99)): 0.25}),
+    (2, None, {((2, None), (None, 1)): 0.25, ((None, 4), (5, None)): 0.25,
+               ((None, 2), (3, 4)): 0.25, ((2, None), (1, 1)): 0.25}),
+    # M = 1: nothing below to split at or to reach, so the split is at 2 and the gap is 2 to 2 on either side
+    (1, None, {((None, 2), (3, None)): 0.5, ((None, 1), (2, 2)): 0.25, ((1, None), (2, 2)): 0.25}),
+    # inside the M range of the rule that decides the target now, 64..200: both rules are clipped to it
+    (100, (64, 200), {((97, 200), (64, 96)): 0.25, ((64, 128), (129, 200)): 0.25,
+                      ((64, 100), (101, 128)): 0.25, ((100, 200), (96, 99)): 0.25}),
+    # a rule from 97 up: the split at 96 leaves nothing on the other side, so only the target's rule is added
+    (100, (97, None), {((97, None), None): 0.25, ((97, 128), (129, None)): 0.25,
+                       ((97, 100), (101, 128)): 0.25, ((100, None), (97, 99)): 0.25}),
+])
+def test_generalizing_splits_at_a_round_threshold_or_adds_the_next_gap(M, firing, expected):
+    """The target's side gets the config written for it, the other side a guess (never tested on a shape)."""
+    shape, config, llm = Shape("x", M, 4096, 4096), GemmConfig(64, 128, 64, 4, 4, 1), MockLLM()
+    parent = Program((Rule(SEEN, m_min=firing[0], m_max=firing[1]),) if firing else (), SEEN)
+    seen, rng = [], random.Random(0)
     for _ in range(2000):
-        proposal = llm._generalize(Program((), SEEN), 0, shape, config, "why", rng)
-        first, second = proposal.program.rules
-        assert first.config == config and first.matches(100, 4096, 4096) and not second.matches(100, 4096, 4096)
-        seen.append(((first.m_min, first.m_max), (second.m_min, second.m_max)))
+        proposal = llm._generalize(parent, 0, shape, config, "why", rng)
+        new = proposal.program.rules[:len(proposal.program.rules) - len(parent.rules)]
+        assert proposal.operator == "generalize" and proposal.program.rules[len(new):] == parent.rules
+        assert new[0].config == config and new[0].matches(M, 4096, 4096)
+        assert len(new) == 1 or not new[1].matches(M, 4096, 4096)
+        seen.append(tuple((r.m_min, r.m_max) for r in new) + ((None,) if len(new) == 1 else ()))
     shares = {kind: seen.count(kind) / len(seen) for kind in set(seen)}
     assert shares == pytest.approx(expected, abs=0.04)
 
