@@ -9,6 +9,7 @@ from toyhw.evolve.ablations import context
 from toyhw.evolve.database import Entry
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.gemm.config import FIELDS, GemmConfig
+from toyhw.evolve import knowledge, llm as llm_module
 from toyhw.evolve.llm import OPERATORS, Feedback, MockLLM
 from toyhw.evolve.programs import Program, Rule, choose, expert_program
 from toyhw.gemm.shapes import Shape
@@ -152,20 +153,39 @@ def test_without_feedback_the_target_is_uniform_whatever_the_ratios():
     (100, (97, None), {((97, None), None): 0.25, ((97, 128), (129, None)): 0.25,
                        ((97, 100), (101, 128)): 0.25, ((100, None), (97, 99)): 0.25}),
 ])
-def test_generalizing_splits_at_a_round_threshold_or_adds_the_next_gap(M, firing, expected):
-    """The target's side gets the config written for it, the other side a guess (never tested on a shape)."""
+def test_generalizing_splits_at_a_round_threshold_or_adds_the_next_gap(monkeypatch, M, firing, expected):
+    """The target's side gets the config written for it; the other side a guess written for an M of its range (its
+    upper end, or twice its lower end when it is open above), never tested on a shape."""
+    guessed_for, written = [], knowledge.suggest
+
+    def suggest(m, n, k, rng):
+        guessed_for.append(m)
+        return written(m, n, k, rng)
+
+    monkeypatch.setattr(knowledge, "suggest", suggest)
     shape, config, llm = Shape("x", M, 4096, 4096), GemmConfig(64, 128, 64, 4, 4, 1), MockLLM()
     parent = Program((Rule(SEEN, m_min=firing[0], m_max=firing[1]),) if firing else (), SEEN)
     seen, rng = [], random.Random(0)
     for _ in range(2000):
+        guessed_for.clear()
         proposal = llm._generalize(parent, 0, shape, config, "why", rng)
         new = proposal.program.rules[:len(proposal.program.rules) - len(parent.rules)]
         assert proposal.operator == "generalize" and proposal.program.rules[len(new):] == parent.rules
         assert new[0].config == config and new[0].matches(M, 4096, 4096)
-        assert len(new) == 1 or not new[1].matches(M, 4096, 4096)
+        if len(new) == 2:
+            lo, hi = new[1].m_min, new[1].m_max
+            assert not new[1].matches(M, 4096, 4096) and guessed_for == [hi if hi is not None else 2 * lo]
+        else:
+            assert guessed_for == []
         seen.append(tuple((r.m_min, r.m_max) for r in new) + ((None,) if len(new) == 1 else ()))
     shares = {kind: seen.count(kind) / len(seen) for kind in set(seen)}
     assert shares == pytest.approx(expected, abs=0.04)
+
+
+def test_round_thresholds_below_and_above():
+    assert [llm_module._round_below(m) for m in (1, 2, 3, 96, 100, 16384, 20000)] == [0, 1, 2, 64, 96, 12288, 16384]
+    assert [llm_module._round_above(m) for m in (1, 2, 95, 96, 100, 12288, 16384, 20000)] == [
+        2, 4, 96, 128, 128, 16384, 32768, 40000]
 
 
 ADOPT = "use the fastest config seen there"
