@@ -182,6 +182,33 @@ def test_generalizing_splits_at_a_round_threshold_or_adds_the_next_gap(monkeypat
     assert shares == pytest.approx(expected, abs=0.04)
 
 
+def _shares(draws: list) -> dict:
+    return {kind: draws.count(kind) / len(draws) for kind in set(draws)}
+
+
+def test_a_new_rules_m_range_is_the_targets_m_or_reaches_a_round_threshold():
+    """Exactly M; M and below (up to M or to the next threshold); M and above (from M or from just past the last
+    threshold); or the span between the two thresholds around M."""
+    rng = random.Random(0)
+    draws = [MockLLM()._m_range(100, rng) for _ in range(8000)]
+    assert _shares(draws) == pytest.approx({(100, 100): 0.25, (None, 100): 0.125, (None, 128): 0.125,
+                                            (100, None): 0.125, (97, None): 0.125, (97, 128): 0.25}, abs=0.02)
+
+
+@pytest.mark.parametrize("llm, extra_share", [(MockLLM(), 0.5), (MockLLM(p_condition=0.2), 0.2),
+                                              (MockLLM(p_condition=1.0), 1.0), (MockLLM(knowledge=False), 0.0),
+                                              (MockLLM(knowledge=False, p_condition=1.0), 0.0)])
+def test_a_new_rule_also_tests_n_or_k_at_the_rate_p_condition_and_only_with_knowledge(llm, extra_share):
+    shape, rng = Shape("x", 100, 1280, 8192), random.Random(0)
+    draws = [tuple(sorted(llm._conditions(shape, rng, 97, 128).items(), key=str)) for _ in range(8000)]
+    plain = (("m_max", 128), ("m_min", 97))
+    expected = {plain: 1 - extra_share} if extra_share < 1 else {}
+    for key, value in (("n_max", 1280), ("n_min", 1280), ("k_min", 8192), ("k_max", 8192)):
+        if extra_share:
+            expected[tuple(sorted(dict(plain, **{key: value}).items(), key=str))] = extra_share / 4
+    assert _shares(draws) == pytest.approx(expected, abs=0.02)
+
+
 def test_round_thresholds_below_and_above():
     assert [llm_module._round_below(m) for m in (1, 2, 3, 96, 100, 16384, 20000)] == [0, 1, 2, 64, 96, 12288, 16384]
     assert [llm_module._round_above(m) for m in (1, 2, 95, 96, 100, 12288, 16384, 20000)] == [
