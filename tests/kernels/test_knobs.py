@@ -82,6 +82,12 @@ def test_mutate_changes_exactly_one_knob_and_refuses_unknown_knobs():
         knobs.mutate(KernelConfig(), rng, "tiles")
 
 
-def test_make_tasks_refuses_zero_tasks():
-    with pytest.raises(ValueError, match="n_tasks = 0 is not allowed"):
-        knobs.make_tasks(230, 0)
+@pytest.mark.parametrize("n_tasks", [0, -2, 2.5, True, "3"])
+def test_make_tasks_refuses_anything_but_a_positive_integer(n_tasks):
+    with pytest.raises(ValueError, match=f"n_tasks = {n_tasks!r} is not allowed; it must be an integer >= 1"):
+        knobs.make_tasks(230, n_tasks)
+
+
+def test_make_tasks_draws_the_tasks_in_turn_from_one_stream():
+    assert len(knobs.make_tasks(230, 1)) == 1
+    assert knobs.make_tasks(230, 3) == knobs.make_tasks(230, 5)[:3]
