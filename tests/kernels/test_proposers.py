@@ -46,14 +46,14 @@ def test_a_config_with_three_faults_is_repaired_one_cause_at_a_time_in_the_failu
     """Each round reports one cause (the build's first, then the tests'); the proposer fixes exactly that one."""
     config, rng, causes = KernelConfig(tile=64, shared=1, vec=4, fuse=1), random.Random(0), []
     feedback = knobs.run_kernel(TASK, config)
-    while not feedback.ok:
+    for _ in range(3):  # bounded: a repair that fixes nothing must fail the test, not loop forever
         causes.append(feedback.cause)
         repaired = PROPOSERS.get(mode)(feedback, config, rng)
         assert _changed(config, repaired) <= {"shared_memory_overflow": {"shared", "tile"},
                                               "vector_width_indivisible": {"vec"},
                                               "illegal_fusion": {"fuse"}}[feedback.cause]
         config, feedback = repaired, knobs.run_kernel(TASK, repaired)
-    assert causes == ["shared_memory_overflow", "vector_width_indivisible", "illegal_fusion"]
+    assert causes == ["shared_memory_overflow", "vector_width_indivisible", "illegal_fusion"] and feedback.ok
 
 
 def test_vector_fix_picks_the_widest_width_that_divides_n():
