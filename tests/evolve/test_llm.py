@@ -10,7 +10,7 @@ from toyhw.evolve.database import Entry
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.gemm.config import FIELDS, GemmConfig
 from toyhw.evolve import knowledge, llm as llm_module
-from toyhw.evolve.llm import OPERATORS, Feedback, MockLLM
+from toyhw.evolve.llm import FIXED_MIX, OPERATORS, Feedback, MockLLM
 from toyhw.evolve.programs import Program, Rule, choose, expert_program
 from toyhw.gemm.shapes import Shape
 
@@ -207,6 +207,42 @@ def test_a_new_rule_also_tests_n_or_k_at_the_rate_p_condition_and_only_with_know
         if extra_share:
             expected[tuple(sorted(dict(plain, **{key: value}).items(), key=str))] = extra_share / 4
     assert _shares(draws) == pytest.approx(expected, abs=0.02)
+
+
+@pytest.mark.parametrize("llm, can_borrow, mix, expected", [
+    (MockLLM(), True, None, dict(FIXED_MIX)),
+    (MockLLM(), False, None, {"retune": 0.3 / 0.85, "specialize": 0.35 / 0.85, "generalize": 0.2 / 0.85}),
+    (MockLLM(), True, {"retune": 0.1, "specialize": 0.1, "generalize": 0.1, "borrow": 0.7},
+     {"retune": 0.1, "specialize": 0.1, "generalize": 0.1, "borrow": 0.7}),  # the meta prompt's mix
+    (MockLLM(knowledge=False), True, None, {"retune": 0.3 / 0.65, "specialize": 0.35 / 0.65}),
+    (MockLLM(new_rules=False), True, None, {"retune": 1.0}),
+])
+def test_edit_kinds_are_drawn_from_the_prompts_mix_among_those_the_llm_can_make(llm, can_borrow, mix, expected):
+    _, _, _, feedback = setup()
+    fb = Feedback(feedback.shapes, feedback.vs_roofline, feedback.vs_best, feedback.best_configs, mix)
+    rng = random.Random(0)
+    draws = [llm._operator(fb, rng, can_borrow) for _ in range(8000)]
+    assert _shares(draws) == pytest.approx(expected, abs=0.02)
+
+
+@pytest.mark.parametrize("current, moves", [
+    (GemmConfig(64, 64, 64, 4, 3, 1), {("block_m", 32): 1, ("block_m", 128): 1, ("block_n", 32): 1,
+                                       ("block_n", 128): 1, ("block_k", 32): 1, ("block_k", 128): 1,
+                                       ("num_warps", 2): 1, ("num_warps", 8): 1, ("num_stages", 2): 1,
+                                       ("num_stages", 4): 1, ("split_k", 2): 2}),
+    (GemmConfig(256, 64, 256, 8, 5, 8), {("block_m", 128): 2, ("block_n", 32): 1, ("block_n", 128): 1,
+                                         ("block_k", 128): 2, ("num_warps", 4): 2, ("num_stages", 4): 2,
+                                         ("split_k", 4): 2}),
+])
+def test_a_small_llm_moves_one_field_one_step_and_back_from_an_end_of_its_range(current, moves):
+    """Each field a sixth of the time, up or down by one allowed value; at either end of a field's values, inwards."""
+    llm, shape, rng, seen = MockLLM(knowledge=False), Shape("x", 64, 4096, 4096), random.Random(0), []
+    for _ in range(6000):
+        config, why = llm._directed(shape, current, SEEN, rng)
+        (field,) = [f for f in FIELDS if getattr(config, f) != getattr(current, f)]
+        assert why == f"{field} {getattr(current, field)} -> {getattr(config, field)}"
+        seen.append((field, getattr(config, field)))
+    assert _shares(seen) == pytest.approx({move: weight / 12 for move, weight in moves.items()}, abs=0.02)
 
 
 def test_round_thresholds_below_and_above():
