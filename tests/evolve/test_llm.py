@@ -11,7 +11,7 @@ from toyhw.evolve.evaluator import Evaluator
 from toyhw.gemm.config import FIELDS, GemmConfig
 from toyhw.evolve import knowledge, llm as llm_module
 from toyhw.evolve.llm import FIXED_MIX, OPERATORS, Feedback, MockLLM
-from toyhw.evolve.programs import Program, Rule, choose, expert_program
+from toyhw.evolve.programs import Program, Rule, choose, expert_program, firing_rule
 from toyhw.gemm.shapes import Shape
 
 
@@ -243,6 +243,56 @@ def test_a_small_llm_moves_one_field_one_step_and_back_from_an_end_of_its_range(
         assert why == f"{field} {getattr(current, field)} -> {getattr(config, field)}"
         seen.append((field, getattr(config, field)))
     assert _shares(seen) == pytest.approx({move: weight / 12 for move, weight in moves.items()}, abs=0.02)
+
+
+BORROW_FIRST = {"retune": 1.0, "specialize": 0.0, "generalize": 0.0, "borrow": 1e9}  # borrow whenever it can
+
+
+def _borrowing(llm, inspirations, n=200):
+    """Return (parent, feedback, proposals) with a mix that borrows whenever a donor exists."""
+    _, _, parent, feedback = setup()
+    fb = Feedback(feedback.shapes, feedback.vs_roofline, feedback.vs_best, feedback.best_configs, BORROW_FIRST)
+    rng = random.Random(0)
+    return parent, fb, [llm(parent, inspirations, fb, rng) for _ in range(n)]
+
+
+def test_borrowing_copies_the_rule_a_faster_inspiration_uses_for_the_target():
+    _, _, parent, _ = setup()
+    donor_program = Program((Rule(SEEN, m_max=16),), GemmConfig(128, 128, 64, 8, 3, 1))
+    donor = Entry(7, donor_program, 2.0, parent.times * 0.5, 0, "donor", 7)  # faster on every shape
+    parent, fb, proposals = _borrowing(MockLLM(), (donor,))
+    for proposal in proposals:
+        assert proposal.operator == "borrow"
+        target = next(s for s in fb.shapes if proposal.description.endswith(f"(for {s.label()})"))
+        f = firing_rule(parent.program, target.M, target.N, target.K)
+        rule = donor_program.rules[0] if target.M <= 16 else Rule(donor_program.default, m_min=target.M,
+                                                                     m_max=target.M)
+        assert proposal.program.rules == parent.program.rules[:f] + (rule,) + parent.program.rules[f:]
+        assert proposal.description.startswith(f"borrow `if {rule.condition()}` from an inspiration")
+
+
+@pytest.mark.parametrize("llm, donor_speed", [(MockLLM(), 1.0), (MockLLM(), None),
+                                              (MockLLM(use_inspirations=False), 0.5), (MockLLM(new_rules=False), 0.5)])
+def test_no_borrowing_from_an_inspiration_no_faster_or_when_borrowing_is_off(llm, donor_speed):
+    _, _, parent, _ = setup()
+    times = None if donor_speed is None else parent.times * donor_speed
+    donor = Entry(7, Program((), GemmConfig(128, 128, 64, 8, 3, 1)), 2.0, times, 0, "donor", 7)
+    _, _, proposals = _borrowing(llm, (donor,), n=100)
+    assert {p.operator for p in proposals} == {"retune"}
+
+
+@pytest.mark.parametrize("op", ["specialize", "generalize"])
+def test_a_new_rule_that_would_repeat_the_current_config_is_a_retune_unless_it_generalizes(monkeypatch, op):
+    _, _, parent, feedback = setup()
+    monkeypatch.setattr(MockLLM, "_directed", lambda self, shape, current, best, rng: (current, "the same config"))
+    fb = Feedback(feedback.shapes, feedback.vs_roofline, feedback.vs_best, feedback.best_configs, {op: 1.0})
+    rng = random.Random(0)
+    for _ in range(50):
+        proposal = MockLLM()(parent, (), fb, rng)
+        if op == "specialize":
+            assert proposal.operator == "retune" and proposal.program == parent.program
+        else:
+            assert proposal.operator == "generalize" and len(proposal.program.rules) > len(parent.program.rules)
 
 
 def test_round_thresholds_below_and_above():
