@@ -78,8 +78,31 @@ def test_mutate_changes_exactly_one_knob_and_refuses_unknown_knobs():
     for _ in range(50):
         new = knobs.mutate(KernelConfig(), rng)
         assert sum(a != b for a, b in zip(new.as_dict().values(), KernelConfig().as_dict().values())) == 1
-    with pytest.raises(ValueError, match="knob = 'tiles' is not a knob"):
+    with pytest.raises(ValueError, match="^knob = 'tiles' is not a knob; knobs: tile, fuse, vec, shared, unroll$"):
         knobs.mutate(KernelConfig(), rng, "tiles")
+
+
+def test_replace_changes_the_knobs_named_and_refuses_unknown_ones():
+    assert KernelConfig().replace(tile=16, vec=2) == KernelConfig(tile=16, vec=2)
+    with pytest.raises(ValueError, match="^knob = 'tiles' is not a knob; knobs: tile, fuse, vec, shared, unroll$"):
+        KernelConfig().replace(tiles=8)
+
+
+def test_of_returns_the_shared_instance_of_a_valid_config():
+    for values in ((32, 0, 1, 0, 1), (64, 1, 4, 1, 4), (8, 0, 2, 1, 2)):
+        assert KernelConfig.of(*values) is KernelConfig.of(*values) == KernelConfig(*values)
+    assert KernelConfig().replace(tile=16) is KernelConfig.of(16, 0, 1, 0, 1)
+
+
+@pytest.mark.parametrize("position", range(5))
+@pytest.mark.parametrize("bad", [True, 3, 1.0])
+def test_of_refuses_what_the_constructor_refuses_naming_the_knob(position, bad):
+    """True == 1 and 1.0 == 1 as dict keys: the fast path must not turn them into a valid config."""
+    values = [32, 0, 1, 0, 1]
+    values[position] = bad
+    knob = list(knobs.KNOBS)[position]
+    with pytest.raises(ValueError, match=f"^knob '{knob}' = {values[position]!r} is not allowed"):
+        KernelConfig.of(*values)
 
 
 @pytest.mark.parametrize("n_tasks", [0, -2, 2.5, True, "3"])
