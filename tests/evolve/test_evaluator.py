@@ -43,7 +43,7 @@ def test_a_latent_bad_branch_is_rejected_by_the_check_before_any_run_and_passes_
     latent = Program((Rule(BAD, m_min=3000, m_max=4000),) + expert_program().rules, expert_program().default)
     checked = Evaluator(c.train, c.table, check_all_branches=True)
     result = checked.evaluate(latent)
-    assert result.status == "bad branch" and result.score is None and checked.bench_runs == 0
+    assert result.status == "bad branch" and result.score is None and result.runs == checked.bench_runs == 0
     unchecked = Evaluator(c.train, c.table, check_all_branches=False)
     assert unchecked.evaluate(latent).score == pytest.approx(1.0)
     assert unchecked.has_bad_branch(latent)
@@ -147,7 +147,8 @@ def test_the_cascade_threshold_follows_the_best_stage1_score_seen():
                           "was_fine": R * (1 + 1e-9), "cut": 0.5})
     assert ev.evaluate(p["was_fine"]).status == "ok"  # above 0.95 x the initial bar of 1.0
     assert ev.evaluate(p["good"]).status == "ok"  # raises the bar to 0.95 x 1.25
-    assert ev.evaluate(p["cut"]).status == "cascade"
+    cut = ev.evaluate(p["cut"])
+    assert (cut.status, cut.runs, ev.bench_runs) == ("cascade", 2, 18)  # the runs of this evaluation only
     assert ev.evaluate(p["below"]).status == "cascade"
     assert ev.evaluate(p["above"]).status == "ok"  # passing below the best does not lower the bar ...
     assert ev.evaluate(p["below"]).status == "cascade"
@@ -197,3 +198,6 @@ def test_per_shape_rows_name_the_programs_config_and_the_fastest_config_seen():
     rows = ev.per_shape(Program((), EXPERT))
     assert [r.config for r in rows] == [EXPERT] * 8 and [r.best_config for r in rows] == [a] * 8
     assert [r.vs_best for r in rows] == [0.5] * 8
+    ev.evaluate(p["b"])  # as fast as a on the stage-2 shapes: the config seen first stays the best seen there
+    rows = ev.per_shape(Program((), EXPERT))
+    assert [r.best_config for r in rows] == [b if i % 4 == 0 else a for i in range(8)]

@@ -105,6 +105,18 @@ def _fake_feedback(vs_best, vs_roofline):
                     feedback.best_configs[:n])
 
 
+def test_worst3_breaks_ties_by_shape_order():
+    """Many shapes share the lowest ratio: the worst three are the first three of them (a stable sort), on every
+    platform and numpy version."""
+    _, _, _, feedback = setup()
+    ratio = np.ones(len(feedback.shapes))
+    ratio[[5, 8, 9, 15, 18, 19, 23, 29, 31, 35, 37]] = 0.3
+    ratio[[1, 2, 4, 10]] = 0.5
+    fb = Feedback(feedback.shapes, ratio, ratio, feedback.best_configs)
+    rng = random.Random(0)
+    assert {MockLLM(focus="worst3").target(fb, rng) for _ in range(200)} == {5, 8, 9}
+
+
 @pytest.mark.parametrize("key", ["best", "roofline"])
 def test_weighted_targets_follow_one_over_ratio_minus_one_plus_005(key):
     """Shape i is drawn when u x total weight falls in its slice of the cumulative weights 1/ratio - 1 + 0.05: a

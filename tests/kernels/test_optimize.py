@@ -108,6 +108,23 @@ def test_a_proposer_returning_an_invalid_config_is_refused(returned, match):
         optimize.optimize(study.tasks()[0], 5, lambda fb, c, rng: returned, random.Random(0))
 
 
+def test_one_round_runs_the_first_config_only():
+    task = study.tasks()[0]
+    first = knobs.random_config(random.Random(3))
+    result = optimize.optimize(task, 1, "explain", random.Random(3))
+    assert result.best_config == (first if knobs.run_kernel(task, first).ok else None)
+    assert optimize.check_rounds(1) == 1
+
+
+def test_a_proposer_is_named_by_its_function_name_or_else_its_repr():
+    import functools
+
+    partial = functools.partial(lambda feedback, config, rng, knob: knobs.mutate(config, rng, knob), knob="tile")
+    assert optimize.resolve_proposer(partial) == (repr(partial), partial)
+    assert optimize.resolve_proposer("scalar")[0] == "scalar"
+    assert optimize.resolve_proposer(knobs.mutate) == ("mutate", knobs.mutate)
+
+
 @pytest.mark.parametrize("rounds", [0, -3, 2.5, True])
 def test_rounds_below_one_are_refused(rounds):
     with pytest.raises(ValueError, match=f"rounds = {rounds!r} is not allowed; it must be an integer >= 1"):
