@@ -1,5 +1,6 @@
 """The evaluator: scores relative to the expert, branch check, cascade, per-shape feedback, kernel-run counts."""
 import math
+import random
 
 import numpy as np
 import pytest
@@ -7,10 +8,10 @@ import pytest
 from toyhw.gemm import expert
 from toyhw.evolve import evaluator as evaluator_module
 from toyhw.evolve.ablations import context
-from toyhw.evolve.evaluator import Evaluator, geomean_speedup, oracle_speedup
+from toyhw.evolve.evaluator import Evaluator, ShapeTimes, geomean_speedup, oracle_speedup
 from toyhw.evolve.loop import evolve
 from toyhw.gemm.config import GemmConfig, config_space
-from toyhw.evolve.programs import Program, Rule, expert_program
+from toyhw.evolve.programs import Program, Rule, choose, expert_program
 from toyhw.gemm.shapes import Shape
 
 BAD = GemmConfig(128, 256, 64, 8, 5, 1)  # cannot launch: shared memory
@@ -89,8 +90,43 @@ def test_oracle_is_above_the_expert_and_every_program():
 
 
 def test_an_empty_training_set_is_refused():
-    with pytest.raises(ValueError, match="train_shapes is empty"):
+    with pytest.raises(ValueError, match="^train_shapes is empty; the evaluator needs at least one shape$"):
         Evaluator([], ctx().table)
+
+
+def test_an_expert_that_cannot_launch_is_refused():
+    c = ctx()
+    with pytest.raises(ValueError, match="^the expert program cannot launch on every training shape$"):
+        Evaluator(c.train, c.table, expert=Program((Rule(BAD, m_max=16),), expert_program().default))
+
+
+def test_a_bad_default_is_a_bad_branch_even_when_every_rule_launches():
+    c = ctx()
+    ev = Evaluator(c.train, c.table)
+    bad_default = Program(expert_program().rules, c.table.configs[c.table.config_index(BAD)])
+    assert ev.has_bad_branch(bad_default) and ev.evaluate(bad_default).status == "bad branch"
+    assert not ev.has_bad_branch(expert_program())
+
+
+def test_the_vectorized_choice_is_the_rule_by_rule_choice_on_every_shape():
+    """ShapeTimes evaluates each rule's condition over all shapes at once: it must pick what `choose` picks."""
+    c = ctx()
+    shapes = c.train + c.new
+    data = ShapeTimes(shapes, c.table)
+    rng = random.Random(0)
+    launchable = [cfg for cfg, ok in zip(c.table.configs, c.table.launchable) if ok]
+    values = sorted({v for s in shapes for v in (s.M, s.N, s.K)})
+    for _ in range(300):
+        rules = []
+        for _ in range(rng.randrange(1, 6)):
+            bounds = [rng.choice([None, None, rng.choice(values) + rng.choice((-1, 0, 1))]) for _ in range(6)]
+            if all(b is None for b in bounds):
+                bounds[rng.randrange(6)] = rng.choice(values)
+            rules.append(Rule(rng.choice(launchable), *bounds))
+        program = Program(tuple(rules), rng.choice(launchable))
+        expected = [c.table.config_index(choose(program, s)) for s in shapes]
+        assert data.config_indices(program).tolist() == expected
+        assert data.program_times(program).tolist() == [c.table.time(choose(program, s), s) for s in shapes]
 
 
 # ----- the cascade, on a hand-written time table (independent of the GEMM model's numbers)
