@@ -155,6 +155,7 @@ def make_tasks(seed: int, n_tasks: int) -> list[Task]:
     return [make_task(rng) for _ in range(n_tasks)]
 
 
+@functools.lru_cache(maxsize=1 << 18)
 def run_kernel(task: Task, config: KernelConfig) -> RunFeedback:
     """Return the feedback of running `config` on `task`: a failure with its cause, or a time and bottleneck.
 
@@ -197,10 +198,6 @@ def run_kernel(task: Task, config: KernelConfig) -> RunFeedback:
     time = (1 - m) * compute + m * memory
     bottleneck: Bottleneck = "memory" if m * memory > (1 - m) * compute else "compute"
     return RunFeedback("ok", time=time, bottleneck=bottleneck)
-
-
-# Cached by a call rather than a decorator: mutmut (make mutation) leaves decorated functions unmutated.
-run_kernel = functools.lru_cache(maxsize=1 << 18)(run_kernel)
 
 
 def baseline_time(task: Task) -> float:

@@ -33,11 +33,13 @@ MEMORY_KNOBS = ("fuse", "vec", "shared")
 COMPUTE_KNOBS = ("tile", "unroll")
 
 
+@PROPOSERS.register("resample")
 def resample(feedback: RunFeedback, config: KernelConfig, rng: random.Random) -> KernelConfig:
     """Return a fresh one-shot config, ignoring all feedback."""
     return knobs.random_config(rng)
 
 
+@PROPOSERS.register("scalar")
 def scalar(feedback: RunFeedback, config: KernelConfig, rng: random.Random) -> KernelConfig:
     """Return `config` with one random knob changed: a time or "failed" says nothing about which knob to touch."""
     return knobs.mutate(config, rng)
@@ -58,6 +60,7 @@ def fix_failure(feedback: RunFeedback, config: KernelConfig, rng: random.Random)
     return config
 
 
+@PROPOSERS.register("explain")
 def explain(feedback: RunFeedback, config: KernelConfig, rng: random.Random) -> KernelConfig:
     """Return the fix for a failure's cause, or a one-knob change of a working config."""
     if not feedback.ok:
@@ -65,17 +68,10 @@ def explain(feedback: RunFeedback, config: KernelConfig, rng: random.Random) -> 
     return knobs.mutate(config, rng)
 
 
+@PROPOSERS.register("suggest")
 def suggest(feedback: RunFeedback, config: KernelConfig, rng: random.Random) -> KernelConfig:
     """Return the fix for a failure, or a change of a knob that addresses the profiler's bottleneck."""
     if not feedback.ok:
         return fix_failure(feedback, config, rng)
     related = MEMORY_KNOBS if feedback.bottleneck == "memory" else COMPUTE_KNOBS
     return knobs.mutate(config, rng, rng.choice(related))
-
-
-# Registered by calls rather than decorators: mutmut (`make mutation`) leaves decorated functions unmutated.
-# The order is the teaching order the dropdowns show.
-PROPOSERS.add("resample", resample)
-PROPOSERS.add("scalar", scalar)
-PROPOSERS.add("explain", explain)
-PROPOSERS.add("suggest", suggest)
