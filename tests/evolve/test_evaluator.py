@@ -94,6 +94,11 @@ def test_an_empty_training_set_is_refused():
         Evaluator([], ctx().table)
 
 
+def test_no_shapes_no_times():
+    c = ctx()
+    assert ShapeTimes((), c.table).times.shape == (0, len(c.table.configs))
+
+
 def test_an_expert_that_cannot_launch_is_refused():
     c = ctx()
     with pytest.raises(ValueError, match="^the expert program cannot launch on every training shape$"):

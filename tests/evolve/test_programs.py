@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 from toyhw.gemm import expert
 from toyhw.gemm.config import FIELDS, GemmConfig, config_space, launch_problem
 from toyhw.gemm.gpu import get_gpu
-from toyhw.evolve.programs import Program, Rule, branch_line, choose, expert_program, render
+from toyhw.evolve.programs import Program, Rule, branch_line, choose, choose_mnk, expert_program, render
 from toyhw.evolve.simplify import simplify
 from toyhw.evolve.source import ALLOWED, parse, static_check
 from toyhw.gemm.shapes import Shape, all_shapes, new_shapes
@@ -232,6 +232,31 @@ def test_simplify_keeps_behaviour_everywhere_and_never_adds_rules(program):
         assert choose(simple, shape) == choose(program, shape)
 
 
+def _cell_points(program):
+    """One (M, N, K) per cell of the grid that the rules' bounds cut [0, inf)^3 into (every condition is constant on
+    a cell)."""
+    axes = []
+    for axis in range(3):
+        cuts = {0}
+        for rule in program.rules:
+            lo, hi = rule.bounds()[axis]
+            cuts |= {lo} if lo is not None else set()
+            cuts |= {hi + 1} if hi is not None else set()
+        axes.append(sorted(cuts))
+    return list(itertools.product(*axes))
+
+
+@settings(max_examples=150, deadline=None)
+@given(programs)
+def test_simplify_leaves_no_rule_that_could_go(program):
+    """Minimal, not only safe: dropping any rule that simplify kept changes the choice somewhere."""
+    simple = simplify(program)
+    points = _cell_points(program)
+    for i in range(len(simple.rules)):
+        fewer = Program(simple.rules[:i] + simple.rules[i + 1:], simple.default)
+        assert any(choose_mnk(fewer, *p) != choose_mnk(simple, *p) for p in points)
+
+
 def test_simplify_drops_dead_and_redundant_rules():
     program = Program((Rule(GOOD, m_max=16), Rule(BAD_SMEM, m_max=8), Rule(GOOD, m_min=10, m_max=5),
                        Rule(GemmConfig(), m_min=100)), GemmConfig())
@@ -262,8 +287,24 @@ def test_hashes_are_the_dataclass_hash_of_the_fields_and_are_not_pickled():
 
 
 def test_rule_without_conditions_is_refused():
-    with pytest.raises(ValueError, match="at least one condition"):
+    with pytest.raises(ValueError, match="^a rule needs at least one condition on M, N or K; use the program's"):
         Rule(GOOD)
+
+
+@pytest.mark.parametrize("bounds, message", [
+    (dict(m_min=-1), "bound -1 on M is not allowed"), (dict(n_max=True), "bound True on N is not allowed"),
+    (dict(k_min=2.0), "bound 2.0 on K is not allowed"), (dict(m_max=5, k_max=-3), "bound -3 on K is not allowed"),
+])
+def test_rule_bounds_must_be_integers_at_least_zero(bounds, message):
+    with pytest.raises(ValueError, match=f"^{message}; bounds are integers >= 0 or None$"):
+        Rule(GOOD, **bounds)
+
+
+def test_with_config_keeps_every_bound_and_a_program_keeps_its_rules_as_a_tuple():
+    rule = Rule(GOOD, 1, 2, 3, 4, 5, 6)
+    assert rule.with_config(BAD_SMEM) == Rule(BAD_SMEM, 1, 2, 3, 4, 5, 6)
+    program = Program([rule], GOOD)
+    assert program.rules == (rule,) and hash(program) == hash(Program((rule,), GOOD))
 
 
 def test_every_config_of_the_space_renders_and_parses():
