@@ -81,6 +81,8 @@ def _choose(*body: str) -> str:
      "line 2: invalid Config: GemmConfig.block_m = 17 is not allowed; allowed values: [16, 32, 64, 128, 256]"),
     (_choose("if M < X:", "    return Config()", "return Config()"),
      "line 2: the bound on M must be an integer literal"),
+    (_choose("if X < M:", "    return Config()", "return Config()"),
+     "line 2: the bound on M must be an integer literal"),
     (_choose("if M < 4:", "    return __import__('os').system('echo hi')", "return Config()"),
      "line 3: a branch must return `Config(...)`"),
     (_choose("if M < 4:", "    return Config()"),
@@ -128,6 +130,7 @@ def test_malformed_source_names_the_line_and_what_is_allowed(source, error):
     ("M > 10 and M > 20", dict(m_min=21)), ("M > 20 and M > 10", dict(m_min=21)),
     ("48 >= M and 2 < M", dict(m_min=3, m_max=48)),
     ("M >= 3 and M == 5", dict(m_min=5, m_max=5)), ("M == 5 and M >= 3 and M <= 9", dict(m_min=5, m_max=5)),
+    ("M >= 7 and M == 5", dict(m_min=7, m_max=5)),
     ("M == 5 and M == 7", dict(m_min=7, m_max=5)), ("K <= 4 and K == 5", dict(k_min=5, k_max=4)),
     ("N > 10 and 30 > N and N < 20", dict(n_min=11, n_max=19)),
 ])
@@ -298,6 +301,20 @@ def test_rule_without_conditions_is_refused():
 def test_rule_bounds_must_be_integers_at_least_zero(bounds, message):
     with pytest.raises(ValueError, match=f"^{message}; bounds are integers >= 0 or None$"):
         Rule(GOOD, **bounds)
+
+
+def test_a_zero_bound_is_allowed_and_the_refusal_names_the_bad_bound():
+    assert Rule(GOOD, m_min=0).m_min == 0
+    with pytest.raises(ValueError, match="^bound -1 on N is not allowed"):
+        Rule(GOOD, m_min=0, n_max=-1)
+
+
+def test_an_exact_bound_renders_as_equality_and_an_unhashed_program_pickles():
+    import pickle
+
+    program = Program((Rule(GOOD, m_min=5, m_max=5),), GOOD)
+    assert render(program).splitlines()[1] == "    if M == 5:"
+    assert pickle.loads(pickle.dumps(program)) == program  # never hashed: no cached hash to leave out
 
 
 def test_with_config_keeps_every_bound_and_a_program_keeps_its_rules_as_a_tuple():

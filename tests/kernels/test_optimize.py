@@ -97,9 +97,15 @@ def test_a_proposer_that_raises_is_named_with_the_round():
         optimize.optimize(study.tasks()[0], 5, broken, random.Random(0))
 
 
+def test_a_proposer_that_is_neither_a_name_nor_a_function_is_refused():
+    with pytest.raises(TypeError, match=r"^proposer = 42 is neither a mode name \(resample, scalar, explain, suggest\) "
+                                        "nor a function$"):
+        optimize.optimize(study.tasks()[0], 3, 42, random.Random(0))
+
+
 @pytest.mark.parametrize(
     "returned,match",
-    [(None, "returned None in round 1; it must return a KernelConfig"),
+    [(None, "^proposer '<lambda>' returned None in round 1; it must return a KernelConfig"),
      ({"tile": 7}, "returned an invalid config in round 1: knob 'tile' = 7 is not allowed"),
      ({"tiles": 8}, "returned an invalid config in round 1")],
 )
