@@ -307,6 +307,16 @@ def test_a_new_rule_that_would_repeat_the_current_config_is_a_retune_unless_it_g
             assert proposal.operator == "generalize" and len(proposal.program.rules) > len(parent.program.rules)
 
 
+def test_a_generalizing_edit_says_why_in_its_description(monkeypatch):
+    _, _, parent, feedback = setup()
+    monkeypatch.setattr(MockLLM, "_directed", lambda self, shape, current, best, rng: (SEEN, "a reason"))
+    fb = Feedback(feedback.shapes, feedback.vs_roofline, feedback.vs_best, feedback.best_configs, {"generalize": 1.0})
+    rng = random.Random(0)
+    for _ in range(20):
+        proposal = MockLLM()(parent, (), fb, rng)
+        assert proposal.operator == "generalize" and "a reason" in proposal.description
+
+
 def test_round_thresholds_below_and_above():
     assert [llm_module._round_below(m) for m in (1, 2, 3, 96, 100, 16384, 20000)] == [0, 1, 2, 64, 96, 12288, 16384]
     assert [llm_module._round_above(m) for m in (1, 2, 95, 96, 100, 12288, 16384, 20000)] == [

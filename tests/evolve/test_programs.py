@@ -260,6 +260,18 @@ def test_simplify_leaves_no_rule_that_could_go(program):
         assert any(choose_mnk(fewer, *p) != choose_mnk(simple, *p) for p in points)
 
 
+def test_simplify_keeps_a_rule_that_decides_one_value_just_past_another_rule():
+    """Rule 2 decides M = 11 alone (rule 1 takes M <= 10): the cell right after a bound must be looked at."""
+    program = Program((Rule(GOOD, m_max=10), Rule(BAD_WARPS, m_max=11)), GemmConfig())
+    assert simplify(program) == program
+
+
+def test_simplify_drops_a_rule_whose_points_a_later_rule_decides_the_same_way():
+    """Without rule 2, M = 11..20 falls to rule 3, which returns the same config: rule 2 goes, rules 1 and 3 stay."""
+    first, second, third = Rule(GOOD, m_max=10), Rule(BAD_WARPS, m_max=20), Rule(BAD_WARPS, m_min=5)
+    assert simplify(Program((first, second, third), GemmConfig())) == Program((first, third), GemmConfig())
+
+
 def test_simplify_drops_dead_and_redundant_rules():
     program = Program((Rule(GOOD, m_max=16), Rule(BAD_SMEM, m_max=8), Rule(GOOD, m_min=10, m_max=5),
                        Rule(GemmConfig(), m_min=100)), GemmConfig())
