@@ -1,7 +1,8 @@
 """Lecture 14's results as pandas tables and observations computed from them (notebooks 04-07).
 
 Every observation states only what the numbers show: a comparison is worded from the computed values ("above",
-"below", "within the seed spread"), never typed in.
+"below", "within the seed spread"), never typed in. "Within the seed spread of X" has one meaning everywhere
+(`spread_position`): inside X's min-max over the seeds at the end, the range the table's "end min-max" column shows.
 """
 from __future__ import annotations
 
@@ -40,16 +41,27 @@ def _final(study: AblationStudy, name: str) -> np.ndarray:
     return np.array([r.final for r in study.runs[name]])
 
 
-def _compare(a: float, b: float, spread: float) -> str:
-    if abs(a - b) <= spread:
-        return "within the seed spread of"
-    return "above" if a > b else "below"
+def spread_position(study: AblationStudy, name: str, reference: str = "full") -> str:
+    """Return where `name`'s median final score lies against `reference`'s seed spread: "above", "below" or "within".
+
+    The seed spread is `reference`'s min-max over the seeds at the end (ends included), the range the seed table's
+    "end min-max" column shows; it is the one meaning of "within the seed spread" in the observations and notebooks.
+    """
+    final = _final(study, reference)
+    median = float(np.median(_final(study, name)))
+    if median > final.max():
+        return "above"
+    return "below" if median < final.min() else "within"
+
+
+def _spread_words(study: AblationStudy, name: str, reference: str = "full") -> str:
+    position = spread_position(study, name, reference)
+    return f"within {reference}'s seed spread" if position == "within" else f"{position} {reference}'s seed spread"
 
 
 def ablation_observations(study: AblationStudy) -> list[str]:
     """Return observations on demo 1, each computed from `study` (only comparisons that hold are stated)."""
     med = {n: float(np.median(_final(study, n))) for n in study.runs}
-    spread = {n: float(np.ptp(_final(study, n))) for n in study.runs}
     share = {n: ablations.headroom_share(v, study.oracle_train) for n, v in med.items()}
     notes = []
     order = sorted(med, key=med.get)
@@ -68,19 +80,28 @@ def ablation_observations(study: AblationStudy) -> list[str]:
                          "configs often differ from the current one in several fields at once.")
         feedback = [n for n in ("fb_roofline", "no_feedback", "fb_worst3") if n in med]
         if feedback:
-            parts = [f"{n} {med[n]:.3f} ({_compare(med[n], med['full'], max(spread['full'], spread[n]) / 2)} full)"
-                     for n in feedback]
-            notes.append(f"Feedback: full (weights on distance to the best seen) {med['full']:.3f}; " + "; ".join(parts)
+            lo, hi = _final(study, "full").min(), _final(study, "full").max()
+            parts = [f"{n} {med[n]:.3f} ({_spread_words(study, n)})" for n in feedback]
+            notes.append(f"Feedback: full (weights on distance to the best seen) {med['full']:.3f}, its seed spread "
+                         f"{lo:.3f}-{hi:.3f}; " + "; ".join(parts)
                          + ". Only best-seen feedback comes with a config to adopt; demo 2 shows where each key "
                          "points.")
         plumbing = [n for n in ("no_borrow", "one_island", "no_cascade", "no_meta_prompt") if n in med]
         if plumbing:
             lo, hi = _final(study, "full").min(), _final(study, "full").max()
-            inside = [n for n in plumbing if lo <= med[n] <= hi]
+            inside = [n for n in plumbing if spread_position(study, n) == "within"]
             outside = [n for n in plumbing if n not in inside]
-            text = f"Medians inside the full method's min-max range ({lo:.3f}-{hi:.3f}): {', '.join(inside) or 'none'}"
-            text += f"; outside: {', '.join(f'{n} {med[n]:.3f}' for n in outside)}." if outside else "."
-            notes.append(text + " At this size these parts are hard to tell apart from seed noise.")
+            text = (f"Medians within full's seed spread ({lo:.3f}-{hi:.3f}, its min-max over the seeds): "
+                    f"{', '.join(inside) or 'none'}")
+            def overlap(n: str) -> str:
+                values = _final(study, n)
+                return "ranges overlap" if values.max() >= lo and values.min() <= hi else "no seed overlaps"
+
+            text += ("; outside it: " + ", ".join(f"{n} {med[n]:.3f} ({spread_position(study, n)}, "
+                                                  f"{overlap(n)})" for n in outside) + "." if outside else ".")
+            if any(spread_position(study, n) == "above" for n in outside):
+                text += " A median above full's spread means the search did better without that part at this budget."
+            notes.append(text + " Parts within the spread are hard to tell apart from seed noise at this size.")
         if "no_cascade" in med:
             runs = {n: float(np.median([r.bench_runs for r in study.runs[n]])) for n in ("full", "no_cascade")}
             notes.append(f"The cascade saved {1 - runs['full'] / runs['no_cascade']:.0%} of the kernel runs "
@@ -216,3 +237,104 @@ def targeting_observations(t: Targeting, table) -> list[str]:
                      "best config): " + "; ".join(gaps)
                      + ". Distance to the roofline is not distance to a better config.")
     return notes
+
+
+def rank_frame(study: AblationStudy) -> pd.DataFrame:
+    """Return each variant's median final score on the training shapes and on the held-out shapes, with its rank on
+    each (1 = highest), sorted by the training rank; the medians to 4 decimals so that close ranks can be read."""
+    train = pd.Series({n: float(np.median(_final(study, n))) for n in study.runs})
+    test = pd.Series({n: float(np.median([r.test for r in runs])) for n, runs in study.runs.items()})
+    frame = pd.DataFrame({"training (median)": train, "training rank": train.rank(ascending=False, method="min"),
+                          "test shapes (median)": test, "test rank": test.rank(ascending=False, method="min"),
+                          "test min-max": [f"{min(r.test for r in study.runs[n]):.3f}-"
+                                           f"{max(r.test for r in study.runs[n]):.3f}" for n in study.runs]})
+    frame = frame.sort_values("training rank")
+    frame.index.name = "variant"
+    return frame.astype({"training rank": int, "test rank": int}).round({"training (median)": 4,
+                                                                          "test shapes (median)": 4})
+
+
+# ----- inside the loop (notebook 05)
+
+
+def target_frame(feedback, top: int = 8) -> pd.DataFrame:
+    """Return the chance that each training shape is the target, under each way the mock LLM picks one.
+
+    `feedback` is a toyhw.evolve.llm.Feedback. Columns: vs_best, vs_roofline, and the chance of being drawn when the
+    weights are 1/ratio - 1 + 0.05 on vs_best (full) or on vs_roofline (fb_roofline), uniformly (no_feedback), or
+    uniformly among the 3 lowest vs_best (fb_worst3). The `top` shapes most likely under vs_best come first.
+    """
+    vs_best, vs_roofline = np.asarray(feedback.vs_best), np.asarray(feedback.vs_roofline)
+    n = len(vs_best)
+
+    def weighted(ratio: np.ndarray) -> np.ndarray:
+        w = 1.0 / ratio - 1.0 + 0.05
+        return w / w.sum()
+
+    worst3 = np.zeros(n)
+    worst3[np.argsort(vs_best, kind="stable")[:3]] = 1 / 3
+    frame = pd.DataFrame({"shape": [s.label() for s in feedback.shapes], "vs_best": vs_best,
+                          "vs_roofline": vs_roofline, "weighted vs_best": weighted(vs_best),
+                          "weighted vs_roofline": weighted(vs_roofline), "uniform": np.full(n, 1 / n),
+                          "worst 3": worst3}).set_index("shape")
+    return frame.sort_values("weighted vs_best", ascending=False, kind="stable").head(top).round(3)
+
+
+def proposal_frame(llm, parent, inspirations, feedback, evaluator, n: int = 2000, seed: int = 0) -> pd.DataFrame:
+    """Return `n` proposals of `llm` for the same parent, inspirations and feedback, one row each.
+
+    Columns: target (the shape's label), operator, adopted (the LLM adopted the best config seen for the target),
+    fields changed (of the config at the target, 0-6), can launch (every branch of the child can launch),
+    faster there (the child's config at the target is faster than the parent's), description. Draws come from
+    `random.Random(seed)`; `evaluator` (an Evaluator on the same shapes) only reads its table, no run is counted.
+    """
+    import random
+
+    from toyhw.evolve.programs import choose
+    from toyhw.gemm.config import FIELDS
+
+    rng = random.Random(seed)
+    rows = []
+    for _ in range(n):
+        state = rng.getstate()
+        target = llm.target(feedback, rng)  # the mock's first draw; put back so that the call draws the same
+        rng.setstate(state)
+        proposal = llm(parent, inspirations, feedback, rng)
+        shape = feedback.shapes[target]
+        old, new = choose(parent.program, shape), choose(proposal.program, shape)
+        rows.append({"target": shape.label(), "operator": proposal.operator,
+                     "adopted": "fastest config seen" in proposal.description,
+                     "fields changed": sum(getattr(old, f) != getattr(new, f) for f in FIELDS),
+                     "can launch": not evaluator.has_bad_branch(proposal.program),
+                     "faster there": bool(evaluator.table.time(new, shape) < evaluator.table.time(old, shape)),
+                     "description": proposal.description})
+    return pd.DataFrame(rows)
+
+
+def database_counts(result) -> dict[str, int]:
+    """Return what a run's final database holds (`result`: an EvolveResult) next to what its capacity says.
+
+    Keys: islands; capacity per island (`Database.per_island` = capacity // islands); entries held (island by
+    island); distinct entries (an entry migrated to another island is held twice); migration copies; distinct
+    programs (two entries can hold the same program, proposed separately on two islands); added over the run (every
+    admission, most of them evicted later).
+    """
+    db = result.db
+    entries = db.entries()
+    ids = {e.id for e in entries}
+    return {"islands": len(db.islands), "capacity per island": db.per_island, "entries held": len(entries),
+            "distinct entries": len(ids), "migration copies": len(entries) - len(ids),
+            "distinct programs": len(db.programs()), "added over the run": result.n_added}
+
+
+def prompt_frame(views) -> pd.DataFrame:
+    """Return, per prompt view (toyhw.evolve.prompt_view.PromptView), the characters of each part (0 when the
+    variant leaves it out), the total characters and estimated tokens, and what the mock did at that step."""
+    from toyhw.evolve.prompt import PART_NAMES
+
+    rows = []
+    for view in views:
+        parts = dict(view.prompt.parts)
+        rows.append({"variant": view.variant, **{name: len(parts.get(name, "")) for name in PART_NAMES},
+                     "characters": view.chars, "tokens (est.)": view.tokens, "the mock's change": view.description})
+    return pd.DataFrame(rows).set_index("variant")
