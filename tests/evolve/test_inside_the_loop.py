@@ -78,3 +78,13 @@ def test_prompt_frame_and_the_new_plots():
     assert evolution_plots.cascade_stage1(ablations.trace("full", 0, 100).steps).get_title()
     with pytest.raises(ValueError, match="no proposal has a stage-1 score"):
         evolution_plots.cascade_stage1(ablations.trace("no_cascade", 0, 50).steps)
+
+
+def test_trace_frame_has_one_row_per_proposal_with_what_the_loop_did():
+    run = ablations.trace("full", 0, 300)
+    frame = tables.trace_frame(run)
+    assert list(frame.index) == list(range(1, 301))
+    assert frame["status"].value_counts().to_dict() == {k: v for k, v in run.result.statuses.items() if v}
+    assert int(frame["kernel runs"].sum()) + 44 == run.result.bench_runs  # plus the initial program's runs
+    assert not frame.loc[frame["operator"] == "borrow", "could adopt"].any()
+    assert (frame.loc[frame["adopted"], "could adopt"]).all()  # only a known faster config can be adopted

@@ -283,8 +283,9 @@ def target_frame(feedback, top: int = 8) -> pd.DataFrame:
 def proposal_frame(llm, parent, inspirations, feedback, evaluator, n: int = 2000, seed: int = 0) -> pd.DataFrame:
     """Return `n` proposals of `llm` for the same parent, inspirations and feedback, one row each.
 
-    Columns: target (the shape's label), operator, adopted (the LLM adopted the best config seen for the target),
-    fields changed (of the config at the target, 0-6), can launch (every branch of the child can launch),
+    Columns: target (the shape's label), operator, faster config known (the best config seen for the target differs
+    from the parent's config there: only then can the LLM adopt one), adopted (the LLM adopted the best config seen
+    for the target), fields changed (of the config at the target, 0-6), can launch (every branch of the child can launch),
     faster there (the child's config at the target is faster than the parent's), description. Draws come from
     `random.Random(seed)`; `evaluator` (an Evaluator on the same shapes) only reads its table, no run is counted.
     """
@@ -303,6 +304,7 @@ def proposal_frame(llm, parent, inspirations, feedback, evaluator, n: int = 2000
         shape = feedback.shapes[target]
         old, new = choose(parent.program, shape), choose(proposal.program, shape)
         rows.append({"target": shape.label(), "operator": proposal.operator,
+                     "faster config known": feedback.best_configs[target] != old,
                      "adopted": "fastest config seen" in proposal.description,
                      "fields changed": sum(getattr(old, f) != getattr(new, f) for f in FIELDS),
                      "can launch": not evaluator.has_bad_branch(proposal.program),
@@ -338,3 +340,20 @@ def prompt_frame(views) -> pd.DataFrame:
         rows.append({"variant": view.variant, **{name: len(parts.get(name, "")) for name in PART_NAMES},
                      "characters": view.chars, "tokens (est.)": view.tokens, "the mock's change": view.description})
     return pd.DataFrame(rows).set_index("variant")
+
+
+def trace_frame(trace) -> pd.DataFrame:
+    """Return a run's proposals (toyhw.evolve.ablations.trace) as a table, one row per proposal, indexed by step.
+
+    Columns: island, parent (entry id), target (the shape's label), operator, status, score, beat its parent,
+    could adopt (a faster config was known for the target and the edit was not a borrow), adopted, kernel runs,
+    stage 1 and bar (the cascade's score and the score it had to reach; empty when not run), description.
+    """
+    train = ablations.context().train
+    rows = [{"step": s.step, "island": s.island, "parent": s.parent_id, "target": train[s.target].label(),
+             "operator": s.operator, "status": s.status, "score": s.score,
+             "beat its parent": s.score is not None and s.score > s.parent_score,
+             "could adopt": s.best_differs and s.operator != "borrow",
+             "adopted": "fastest config seen" in s.description, "kernel runs": s.runs, "stage 1": s.stage1,
+             "bar": s.bar, "description": s.description} for s in trace.steps]
+    return pd.DataFrame(rows).set_index("step")
