@@ -104,6 +104,10 @@ def phrases() -> dict[str, str]:
     # Section 3: held-out ranking
     ranks = tables.rank_frame(study)
     test_share = ablations.headroom_share(test["full"], ctx.oracle_test)
+    keeps = [n for n in runs if ablations.headroom_share(test[n], ctx.oracle_test) >= share[n]]
+    tests = {n: [r.test for r in runs[n]] for n in runs}
+    pairs = [(a, b) for i, a in enumerate(runs) for b in list(runs)[i + 1:]]
+    overlapping = [(a, b) for a, b in pairs if max(tests[a]) >= min(tests[b]) and max(tests[b]) >= min(tests[a])]
     full_tests = [r.test for r in runs["full"]]
 
     # Section 4 / Think! 4
@@ -226,6 +230,11 @@ def phrases() -> dict[str, str]:
         "ho_spread": f"full's seeds range from {_f3(min(full_tests))} to {_f3(max(full_tests))} there",
         "ho_share": f"full captures {_pct(share['full'])} of the headroom on the training shapes but "
                     f"{_pct(test_share)} of the held-out oracle's headroom (oracle {_f3(ctx.oracle_test)})",
+        "ho_keep": _holds(keeps == ["no_full_file"],
+                          f"only `no_full_file`, which cannot add a rule, keeps its share "
+                          f"({_pct(share['no_full_file'])} and "
+                          f"{_pct(ablations.headroom_share(test['no_full_file'], ctx.oracle_test))})"),
+        "ho_pairs": f"the held-out ranges of {len(overlapping)} of the {len(pairs)} pairs of variants overlap",
         "ho_ties": _holds(ranks["training (median)"].iloc[0] == ranks["training (median)"].iloc[1],
                           "the two leaders tie even at four decimals"),
         # Think! 3

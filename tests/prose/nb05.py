@@ -136,7 +136,9 @@ def phrases() -> dict[str, str]:
     P = {
         # Section 1
         "stuck": f"{int(stuck.sum())} of the {n} training shapes",
-        "stuck_share": f"the {int(stuck.sum())} shapes with no known faster config get {_p1(weights[stuck].sum() / weights.sum())} of the draws",
+        "stuck_share": _holds(weights[stuck].sum() / weights.sum() > 0.5,
+                              f"the {int(stuck.sum())} shapes with no known faster config get "
+                              f"{_p1(weights[stuck].sum() / weights.sum())} of the draws"),
         "top": f"`{top}`, with the lowest `vs_best` ({targets.iloc[0]['vs_best']:.3f}), is drawn {_p1(targets.iloc[0]['weighted vs_best'])} of the time",
         "roof_max": f"the closest is at {feedback.vs_roofline.max():.2f}",
         "top_roof": _holds(targets["weighted vs_roofline"].idxmax() == top,
@@ -155,7 +157,7 @@ def phrases() -> dict[str, str]:
                         f"target than the parent does, {_p1(small['faster there'].mean())} of the single-field ones",
         "launch": f"{_p1(1 - full['can launch'].mean())} and {_p1(1 - small['can launch'].mean())} of them cannot "
                   f"launch",
-        "adopt_parent": _holds(0.4 < could["adopted"].mean() < 0.6, f"{_p1(full['adopted'].mean())} of all proposals, {_p1(could['adopted'].mean())} of the "
+        "adopt_parent": _holds(0.4 < could["adopted"].mean() < 0.6 and full["adopted"].mean() < 0.5, f"{_p1(full['adopted'].mean())} of all proposals, {_p1(could['adopted'].mean())} of the "
                         f"{len(could)} that could adopt"),
         "known": f"a faster config is known for the target in {_p1(full['faster config known'].mean())} of the "
                  f"proposals",
