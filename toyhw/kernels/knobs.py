@@ -17,6 +17,8 @@ import math
 import random
 from typing import Literal, Optional
 
+from toyhw.checks import check_seed, check_tasks
+
 Status = Literal["ok", "compile_error", "wrong"]
 Cause = Literal["shared_memory_overflow", "vector_width_indivisible", "illegal_fusion"]
 Bottleneck = Literal["memory", "compute"]
@@ -148,9 +150,9 @@ def make_task(rng: random.Random) -> Task:
 
 
 def make_tasks(seed: int, n_tasks: int) -> list[Task]:
-    """Return the benchmark: `n_tasks` tasks drawn in turn from `random.Random(seed)`."""
-    if isinstance(n_tasks, bool) or not isinstance(n_tasks, int) or n_tasks < 1:
-        raise ValueError(f"n_tasks = {n_tasks!r} is not allowed; it must be an integer >= 1")
+    """Return the benchmark: `n_tasks` tasks drawn in turn from `random.Random(seed)` (seed: an integer >= 0)."""
+    check_seed("seed", seed)
+    check_tasks("n_tasks", n_tasks)
     rng = random.Random(seed)
     return [make_task(rng) for _ in range(n_tasks)]
 

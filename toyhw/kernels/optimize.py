@@ -12,6 +12,7 @@ import random
 from collections.abc import Mapping
 from typing import Optional, Union
 
+from toyhw import checks
 from toyhw.kernels import knobs
 from toyhw.kernels.knobs import KernelConfig, RunFeedback, Task
 from toyhw.kernels.proposers import PROPOSERS, Proposer
@@ -43,15 +44,13 @@ def resolve_proposer(proposer: ProposerLike) -> tuple[str, Proposer]:
     if isinstance(proposer, str):
         return proposer, PROPOSERS.get(proposer)
     if not callable(proposer):
-        raise TypeError(f"proposer = {proposer!r} is neither a mode name ({', '.join(PROPOSERS)}) nor a function")
+        raise ValueError(f"proposer = {proposer!r} is neither a mode name ({', '.join(PROPOSERS)}) nor a function")
     return getattr(proposer, "__name__", repr(proposer)), proposer
 
 
 def check_rounds(rounds: int) -> int:
-    """Return `rounds` if it is an integer >= 1, else raise ValueError naming it."""
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise ValueError(f"rounds = {rounds!r} is not allowed; it must be an integer >= 1")
-    return rounds
+    """Return `rounds` if it is an integer from 1 to MAX_ROUNDS, else raise ValueError naming it."""
+    return checks.check_rounds("rounds", rounds)
 
 
 def _as_config(value: object, name: str, round_index: int) -> KernelConfig:
