@@ -16,7 +16,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 from timing import median_seconds  # noqa: E402  (benchmarks/ is on sys.path when a script here runs)
-from toyhw.kernels import knobs, study  # noqa: E402
+from toyhw.kernels import study  # noqa: E402
 from toyhw.panels import fastp as fastp_panels  # noqa: E402
 from toyhw.panels.common import output_area, redraw  # noqa: E402
 
@@ -32,9 +32,7 @@ SEED_SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "shared" / "seeds" /
 
 def clear_caches() -> None:
     """Empty every lecture-10 cache, so a measurement starts cold (as after a new task seed)."""
-    for cached in (knobs.run_kernel, study.tasks, study.one_shot, study._cached_speedups,
-                   study.best_possible_speedups):
-        cached.cache_clear()
+    study.clear_caches()
 
 
 def seed_script_seconds() -> float | None:
