@@ -10,9 +10,9 @@ counted as a failure: a failed task's speedup is 0.0, and anything else means th
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Optional, Sequence
 
+_INF = float("inf")
 KERNELBENCH_PS: tuple[float, ...] = (0.0, 0.5, 0.8, 1.0, 1.5, 2.0)
 """The thresholds KernelBench's analysis script reports."""
 
@@ -26,16 +26,24 @@ def _speedups(speedups: Sequence[float]) -> list[float]:
     if not values:
         raise ValueError("speedups is empty; it must be a non-empty sequence with one entry per task")
     for i, value in enumerate(values):
-        if (isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value)
-                or value < 0):
+        if type(value) is float and value >= 0 and value != _INF:  # the common case, quickly (NaN fails >= 0)
+            continue
+        if not _real(value) or not math.isfinite(value) or value < 0:
             raise ValueError(f"speedups[{i}] = {value!r} is not allowed; speedups must have one entry per task, a "
                              "finite number >= 0 (0.0 for a failed task)")
     return [float(v) for v in values]
 
 
+def _real(value: object) -> bool:
+    """Return True for a real number that is not a bool (numpy's numbers included)."""
+    import numbers  # here, not at import: its ABCs cost start-up time, and most values are plain floats
+
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
 def check_p(name: str, p: float) -> float:
     """Return the threshold `p` if it is a finite number >= 0, else raise ValueError naming `name`."""
-    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not math.isfinite(p) or p < 0:
+    if type(p) not in (float, int) and not _real(p) or not math.isfinite(p) or p < 0:
         raise ValueError(f"{name} = {p!r} is not allowed; p must be a finite number >= 0")
     return p
 
