@@ -22,6 +22,8 @@ import sys
 import time
 from typing import Optional
 
+import seed_script  # benchmarks/ is on sys.path when a script here runs
+
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent
 RESULTS = HERE / "RESULTS.md"
@@ -47,12 +49,12 @@ def _env(where: pathlib.Path) -> dict:
     return {**os.environ, "PYTHONPATH": str(where)}
 
 
-def measure(seed_script: Optional[pathlib.Path], repeats: int, before: Optional[pathlib.Path]) -> dict:
+def measure(script: Optional[pathlib.Path], repeats: int, before: Optional[pathlib.Path]) -> dict:
     """Return {name: (median wall, median CPU)} for toyhw, the seed script and the `before` checkout, run in turn."""
     runs: dict[str, list[tuple[float, float]]] = {}
     commands = {"toyhw": (TOYHW, ROOT)}
-    if seed_script is not None:
-        commands["seed script"] = ([str(seed_script.resolve())], ROOT)
+    if script is not None:
+        commands["seed script"] = ([str(script)], ROOT)
     if before is not None:
         commands["toyhw before"] = (TOYHW, before.resolve())
     for args, where in commands.values():
@@ -117,17 +119,15 @@ def write_section(path: pathlib.Path, heading: str, body: str) -> None:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed-script", type=pathlib.Path, default=os.environ.get("TOYHW_SEED_SCRIPT") or None,
-                        help="path of seed000_fastp_feedback.py (default: $TOYHW_SEED_SCRIPT)")
+    seed_script.add_option(parser)
     parser.add_argument("--repeats", type=int, default=11, help="runs of each process (default 11)")
     parser.add_argument("--before", type=pathlib.Path, help="another checkout of the pack to measure alongside")
     parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md as it is")
     args = parser.parse_args(argv)
-    if args.seed_script is not None and not args.seed_script.is_file():
-        parser.error(f"--seed-script = {str(args.seed_script)!r} is not a file")
+    script = seed_script.checked(parser, args.seed_script)
     if args.repeats < 1:
         parser.error(f"--repeats = {args.repeats} is not allowed; it must be >= 1")
-    figures = measure(args.seed_script, args.repeats, args.before)
+    figures = measure(script, args.repeats, args.before)
     body = report(figures, import_breakdown(), import_breakdown(args.before.resolve()) if args.before else (None, []),
                   args.repeats)
     print(f"{HEADING}\n\n{body}")
