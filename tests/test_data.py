@@ -45,3 +45,118 @@ def test_missing_column_is_refused(tmp_path: pathlib.Path):
     path.write_text("key,model\nH100,H100\n")
     with pytest.raises(ValueError, match="g.csv, line 1: missing column"):
         data.read_table(path, data.GPU_COLUMNS)
+
+
+# ----- broken data files: each refused naming the file, the line and (where there is one) the column
+
+GPU_HEADER = ("key,model,sms,smem_per_sm_bytes,smem_per_block_bytes,regs_per_sm,max_regs_per_thread,max_warps_per_sm,"
+              "hbm_tb_per_s,bf16_dense_tflop_per_s,l2_mb,launch_us,warpgroup_mma,source")
+H100 = "H100,H100 SXM5,132,233472,232448,65536,255,64,3.35,989,50,2.0,1,datasheet"
+A100 = "A100,A100 SXM 80GB,108,167936,166912,65536,255,64,2.039,312,40,2.0,0,datasheet"
+
+
+def _gpus(tmp_path: pathlib.Path, *lines: str, raw: bytes | None = None) -> pathlib.Path:
+    path = tmp_path / "gpus.csv"
+    path.write_bytes(raw if raw is not None else ("\n".join(lines) + "\n").encode())
+    return path
+
+
+@pytest.mark.parametrize("bandwidth, message", [
+    ("inf", "line 2, column 'hbm_tb_per_s': 'inf' must be a finite number >= 0.1 and <= 100"),
+    ("nan", "'nan' must be a finite number"),
+    ("500", "line 2, column 'hbm_tb_per_s': '500' must be a finite number >= 0.1 and <= 100 (TB/s"),
+    ("0.000001", "'0.000001' must be a finite number >= 0.1"),
+    ("3,35", "line 2: 15 fields, expected 14"),
+    ("", "line 2, column 'hbm_tb_per_s': '' must be a finite number"),
+])
+def test_an_absurd_or_infinite_bandwidth_is_refused(tmp_path, bandwidth, message):
+    row = H100.replace(",3.35,", f",{bandwidth},")
+    with pytest.raises(data.DataError, match="^gpus.csv, line 2") as err:
+        data.read_table(_gpus(tmp_path, GPU_HEADER, row), data.GPU_COLUMNS)
+    assert message in str(err.value)
+
+
+def test_a_second_row_for_the_same_gpu_is_refused(tmp_path):
+    path = _gpus(tmp_path, GPU_HEADER, H100, A100, H100.replace("H100 SXM5", "H100 PCIe"))
+    with pytest.raises(data.DataError, match="gpus.csv, line 4, column 'key': 'H100' is already on line 2"):
+        data.read_table(path, data.GPU_COLUMNS)
+
+
+def test_a_duplicated_layer_name_is_refused_naming_both_lines(tmp_path):
+    path = tmp_path / "llm_layers.csv"
+    path.write_text("name,model,tp,layer,n,k,derivation\n8B qkv,Llama-3-8B,1,qkv,6144,4096,x\n"
+                    "8B qkv,Llama-3-8B,1,qkv,6144,4096,y\n")
+    with pytest.raises(data.DataError, match="llm_layers.csv, line 3, column 'name': '8B qkv' is already on line 2"):
+        data.read_table(path, data.LAYER_COLUMNS)
+
+
+def test_invalid_utf8_names_the_file_and_the_line(tmp_path):
+    raw = (GPU_HEADER + "\n" + H100 + "\n").encode() + b"A100,A100 \xff,108\n"
+    with pytest.raises(data.DataError, match=r"gpus.csv, line 3: byte 0xff at position 11 is not UTF-8"):
+        data.read_table(_gpus(tmp_path, raw=raw), data.GPU_COLUMNS)
+
+
+def test_a_misspelled_kernelbench_column_is_refused_not_read_as_none(tmp_path):
+    path = tmp_path / "kernelbench_table1.csv"
+    path.write_text("method,toy_mode,llama_3_1_70B,deepseek_v3,deepseek_r1,source\nsingle attempt,one_shot,0,4,36,x\n")
+    with pytest.raises(data.DataError) as err:
+        data.read_table(path, data.KERNELBENCH_COLUMNS)
+    assert str(err.value).startswith("kernelbench_table1.csv, line 1: unknown column(s) 'llama_3_1_70B' (did you mean "
+                                     "'llama_3_1_70b'?); missing column(s) 'llama_3_1_70b'; expected the columns method,")
+
+
+@pytest.mark.parametrize("content, message", [
+    ("", "gpus.csv: the file is empty; expected a header line with the columns key, model"),
+    (GPU_HEADER, "gpus.csv: no rows under the header"),
+    (GPU_HEADER.replace("sms,", "sms,sms,"), "gpus.csv, line 1: column(s) 'sms' appear more than once"),
+    (GPU_HEADER + "\n" + H100 + ",extra", "gpus.csv, line 2: 15 fields, expected 14"),
+    (GPU_HEADER + "\n" + H100.replace(",132,", ",1_000,"), "column 'sms': '1_000' must be an integer"),
+    (GPU_HEADER + "\n" + H100.replace(",1,datasheet", ",2,datasheet"), "column 'warpgroup_mma': '2' must be an integer"),
+    (GPU_HEADER + "\n" + H100.replace(",datasheet", ","), "column 'source': '' must be a non-empty text"),
+])
+def test_empty_repeated_or_extra_fields_are_refused(tmp_path, content, message):
+    with pytest.raises(data.DataError) as err:
+        data.read_table(_gpus(tmp_path, content), data.GPU_COLUMNS)
+    assert message in str(err.value)
+
+
+def test_a_byte_order_mark_and_blank_lines_are_fine(tmp_path):
+    rows = data.read_table(_gpus(tmp_path, raw=("\ufeff" + GPU_HEADER + "\n\n" + H100 + "\n").encode()),
+                           data.GPU_COLUMNS)
+    assert [r["key"] for r in rows] == ["H100"] and rows[0]["hbm_tb_per_s"] == 3.35
+
+
+def test_a_kernelbench_mode_outside_lecture_10_is_refused(tmp_path):
+    path = tmp_path / "kernelbench_table1.csv"
+    path.write_text("method,toy_mode,llama_3_1_70b,deepseek_v3,deepseek_r1,source\nx,oracle,0,4,,y\n")
+    with pytest.raises(data.DataError, match="line 2, column 'toy_mode': 'oracle' must be one of one_shot, resample"):
+        data.read_table(path, data.KERNELBENCH_COLUMNS)
+
+
+@pytest.fixture
+def broken_data(tmp_path, monkeypatch):
+    """Point the package at a copy of data/ whose gpus.csv has an infinite bandwidth; restore the caches after."""
+    from toyhw.gemm import shapes
+
+    for name in data.SCHEMAS:
+        (tmp_path / name).write_bytes((data.DATA_DIR / name).read_bytes())
+    gpus = (tmp_path / "gpus.csv").read_text().splitlines()
+    gpus[2] = gpus[2].replace(",4.8,", ",inf,")
+    (tmp_path / "gpus.csv").write_text("\n".join(gpus) + "\n")
+    monkeypatch.setattr(data, "DATA_DIR", tmp_path)
+    data._cached.cache_clear()
+    shapes._layer_tables.cache_clear()
+    yield tmp_path
+    data._cached.cache_clear()
+    shapes._layer_tables.cache_clear()
+
+
+def test_broken_data_gives_a_one_line_error_at_the_command_line_not_a_traceback(broken_data, capsys):
+    from toyhw import cli
+
+    assert cli.main(["gemm", "--gpu", "H200"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("python -m toyhw gemm: error: gpus.csv, line 3, column 'hbm_tb_per_s': 'inf' must be a finite "
+                   "number >= 0.1 and <= 100 (TB/s; real GPUs have 0.3 to 8)\n")
+    assert cli.main(["fastp", "--tasks", "3", "--json"]) == 0  # lecture 10 reads no data file at all
+    assert cli.build_parser(["gemm"]).parse_args(["gemm", "--gpu", "nope"]).gpu == "nope"  # the parser reads none

@@ -49,6 +49,7 @@ from typing import Optional, Union
 DATA_DIR = pathlib.Path(__file__).resolve().parents[1] / "data"
 Value = Union[str, int, float, None]
 _INTEGER = re.compile(r"[+-]?[0-9]+")
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
 class DataError(ValueError):
@@ -104,11 +105,9 @@ class Column:
             ok = _INTEGER.fullmatch(text) is not None  # int() would also take "1_000" and non-ASCII digits
             value = int(text) if ok else None
         else:
-            try:
-                value = float(text)
-            except ValueError:
-                value = None
-            ok = value is not None and "_" not in text and math.isfinite(value)
+            ok = _NUMBER.fullmatch(text) is not None  # float() would also take "1_000", "١٢", "inf" and "nan"
+            value = float(text) if ok else None
+            ok = ok and math.isfinite(value)  # type: ignore[arg-type]  # 1e999 overflows to inf
         if ok and self.kind != "text":
             ok = (self.low is None or value >= self.low) and (self.high is None or value <= self.high)  # type: ignore
         if not ok:
@@ -188,11 +187,11 @@ def _decode(path: pathlib.Path) -> str:
     return text[1:] if text.startswith("\ufeff") else text  # a byte-order mark some editors write
 
 
-def _header(name: str, fields: list[str], columns: tuple[Column, ...]) -> None:
+def _header(where: str, fields: list[str], columns: tuple[Column, ...]) -> None:
     expected = [c.name for c in columns]
     repeated = sorted({f for f in fields if fields.count(f) > 1})
     if repeated:
-        raise DataError(f"{name}, line 1: column(s) {', '.join(map(repr, repeated))} appear more than once; "
+        raise DataError(f"{where}: column(s) {', '.join(map(repr, repeated))} appear more than once; "
                         f"expected the columns {', '.join(expected)}")
     unknown = [f for f in fields if f not in expected]
     missing = [c for c in expected if c not in fields]
@@ -203,7 +202,7 @@ def _header(name: str, fields: list[str], columns: tuple[Column, ...]) -> None:
             hints.append(f"{f!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
         parts = ([f"unknown column(s) {', '.join(hints)}"] if unknown else []) + (
             [f"missing column(s) {', '.join(map(repr, missing))}"] if missing else [])
-        raise DataError(f"{name}, line 1: {'; '.join(parts)}; expected the columns {', '.join(expected)}")
+        raise DataError(f"{where}: {'; '.join(parts)}; expected the columns {', '.join(expected)}")
 
 
 def read_table(path: pathlib.Path, columns: tuple[Column, ...]) -> list[dict[str, Value]]:
@@ -215,12 +214,12 @@ def read_table(path: pathlib.Path, columns: tuple[Column, ...]) -> list[dict[str
     rows: list[dict[str, Value]] = []
     seen: dict[str, dict[object, int]] = {c.name: {} for c in columns if c.unique}
     try:
-        header = next(reader, None)
+        header = next((record for record in reader if any(f.strip() for f in record)), None)  # blank lines skipped
         if header is None:
             raise DataError(f"{name}: the file is empty; expected a header line with the columns "
                             f"{', '.join(by_name)}")
         fields = [f.strip() for f in header]
-        _header(name, fields, columns)
+        _header(f"{name}, line {reader.line_num}", fields, columns)
         for record in reader:
             line = reader.line_num
             if not record or not any(f.strip() for f in record):
