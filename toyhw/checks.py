@@ -107,8 +107,11 @@ def check_seed(name: str, seed: Any) -> int:
     every call (the results would silently stop being reproducible), and `Random("3")` yet another one.
     """
     if not is_int(seed) or not 0 <= seed <= MAX_SEED:
+        why = ("None would draw a different stream on every run" if seed is None else
+               "a negative seed repeats a positive one: random.Random(-3) is Random(3)" if is_int(seed) and seed < 0
+               else "MAX_SEED")
         raise ValueError(f"{name} = {seed!r} is not allowed; a seed must be an integer >= 0 and <= {MAX_SEED:,} "
-                         "(random.Random(-3) would repeat Random(3), and None is a different stream every time)")
+                         f"({why})")
     return seed
 
 

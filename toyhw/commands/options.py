@@ -34,7 +34,9 @@ compiled on first use (re caches them), not at import: start-up time matters."""
 
 def _integer(option: str, text: str, example: str) -> int:
     if not re.fullmatch(_INTEGER, text):
-        raise argparse.ArgumentTypeError(f"{option} = {_show(text)} is not allowed; give an integer, e.g. {example}")
+        why = ("an integer of more than 1,000 digits is beyond every limit" if re.fullmatch(r"\s*[+-]?[0-9]+\s*", text)
+               else f"give an integer, e.g. {example}")
+        raise argparse.ArgumentTypeError(f"{option} = {_show(text)} is not allowed; {why}")
     return int(text)
 
 

@@ -196,8 +196,8 @@ def _tree(source: str) -> ast.Module:
         where = f"line {err.lineno}: " if err.lineno else ""
         raise SourceError(f"{where}syntax error: {err.msg}; {ALLOWED}") from None
     except (ValueError, RecursionError, MemoryError) as err:  # null bytes, huge literals; the parser's stack guard
-        raise SourceError(f"the source cannot be parsed ({type(err).__name__}: {str(err)[:80] or 'nested too deeply'}); "
-                          f"{ALLOWED}") from None
+        why = str(err)[:80] or "nested too deeply"
+        raise SourceError(f"the source cannot be parsed ({type(err).__name__}: {why}); {ALLOWED}") from None
 
 
 def _parse(source: str) -> tuple[Program, list[int]]:

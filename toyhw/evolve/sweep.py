@@ -109,12 +109,13 @@ def _ignore_interrupts() -> None:
 
 def _stop(pool: concurrent.futures.ProcessPoolExecutor) -> None:
     """Cancel the pending jobs and end the running workers at once (they ignore Ctrl-C and would finish their job)."""
-    pool.shutdown(wait=False, cancel_futures=True)
     terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
     if terminate is not None:
         terminate()
         return
-    for process in list(getattr(pool, "_processes", {}).values()):  # before 3.14: the pool's own process table
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # before 3.14: the pool's own table
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
         process.terminate()
 
 

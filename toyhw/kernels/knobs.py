@@ -256,6 +256,12 @@ def task_runs(task: Task) -> list[Optional[RunFeedback]]:
     return runs
 
 
+def clear_runs() -> None:
+    """Forget every run: run_kernel's cache and the runs `task_runs` keeps (measurements start cold with it)."""
+    run_kernel.cache_clear()
+    _TASK_RUNS.clear()
+
+
 def baseline_time(task: Task) -> float:
     """Return PyTorch's time for `task`: the default config's time x BASELINE_FACTOR."""
     time = run_kernel(task, DEFAULT).time
