@@ -61,3 +61,11 @@ def test_numpy_values_are_numbers_too():
 
     assert fast_p(np.array([0.0, 1.5, 2.5]), np.float32(1.0)) == 2 / 3
     assert fast_p([np.int64(2), 0.0], 1) == 0.5
+
+
+def test_a_curve_needs_a_sequence_of_thresholds():
+    from toyhw.metrics import fast_p_curve
+
+    assert fast_p_curve([0.0, 2.0], [0.0, 1.0, 3.0]) == [0.5, 0.5, 0.0]
+    with pytest.raises(ValueError, match="ps = None is not allowed; give a sequence of thresholds"):
+        fast_p_curve([1.0], None)

@@ -74,4 +74,6 @@ def fast_p(speedups: Sequence[float], p: float, correct: Optional[Sequence[bool]
 def fast_p_curve(speedups: Sequence[float], ps: Sequence[float]) -> list[float]:
     """Return fast_p for every p in `ps` (one pass per p; used for the fast_p-against-p plots)."""
     values = _speedups(speedups)
+    if isinstance(ps, (str, bytes)) or not hasattr(ps, "__iter__"):
+        raise ValueError(f"ps = {ps!r} is not allowed; give a sequence of thresholds, e.g. [0.0, 0.5, 1.0]")
     return [fast_p(values, p) for p in ps]

@@ -45,6 +45,7 @@ def test_a_negative_or_missing_seed_is_refused(call, message):
     (lambda: sweep.run_grid(sweep.grid(["full"], [0], [10]), workers=10**6), r"workers = 1000000 is not allowed; .* "
                                                                              r"<= 256 \(MAX_WORKERS\)"),
     (lambda: sweep.run_grid([("full", 0, 10)]), "job = .* is not allowed; give sweep.Job"),
+    (lambda: sweep.run_grid(None), "jobs = None is not allowed; give a list of sweep.Job"),
     (lambda: evolve(_evaluator(), 10, n_islands=0), "n_islands = 0 is not allowed"),
 ])
 def test_sizes_and_lists_are_refused_before_anything_runs(call, message):

@@ -8,6 +8,7 @@ import pytest
 from toyhw import cli
 from toyhw.gemm import shapes
 from toyhw.gemm.gpu import get_gpu
+from toyhw.gemm.time_table import TimeTable
 
 
 def test_json_contract(capsys: pytest.CaptureFixture[str]):
@@ -73,6 +74,7 @@ def test_shape_is_exclusive_with_layer_and_m(argv: list[str], capsys: pytest.Cap
     (lambda: shapes.layer_shape(["8B qkv"], 16), r"unknown layer \['8B qkv'\]; known layers"),
     (lambda: shapes.layer_shape("8B qkv", 2**40), "M = 1099511627776 is not allowed"),
     (lambda: shapes.Shape("x", 1, 1, 2**31), "Shape.K = 2147483648 is not allowed"),
+    (lambda: TimeTable(None), "unknown GPU None; known GPUs"),
 ])
 def test_library_calls_name_a_bad_gpu_layer_or_size(call, message):
     with pytest.raises(ValueError, match=message):

@@ -162,6 +162,13 @@ def test_race_verdict_names_an_unknown_row_or_round_count():
         tables.race_verdict({"mine": table["mine"]}, "mine", 10, 1.0)
 
 
+def test_optimize_names_a_task_or_stream_that_is_not_one():
+    with pytest.raises(ValueError, match=r"rng = None is not allowed; give a random.Random"):
+        optimize.optimize(study.tasks()[0], 5, "scalar", None)
+    with pytest.raises(ValueError, match=r"task = 3 is not allowed; give a Task"):
+        optimize.optimize(3, 5, "scalar", random.Random(0))
+
+
 def test_mutate_names_a_config_that_is_not_one():
     with pytest.raises(ValueError, match=r"config = {'tile': 32} is not allowed; give a KernelConfig"):
         knobs.mutate({"tile": 32}, random.Random(0))

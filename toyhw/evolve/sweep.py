@@ -69,6 +69,8 @@ def run_grid(jobs: Sequence[Job], executor: Optional[concurrent.futures.Executor
     With `executor` given, jobs are submitted to it (it is not shut down here). Otherwise `workers` local processes
     run them (default: one per CPU); `workers=1` runs them serially in this process, where results are cached.
     """
+    if isinstance(jobs, (str, bytes)) or not isinstance(jobs, Sequence):
+        raise ValueError(f"jobs = {jobs!r} is not allowed; give a list of sweep.Job (see sweep.grid)")
     for job in jobs:
         check(job)
     if workers is not None:

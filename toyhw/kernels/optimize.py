@@ -71,6 +71,10 @@ def _as_config(value: object, name: str, round_index: int) -> KernelConfig:
 def optimize(task: Task, rounds: int, proposer: ProposerLike, rng: random.Random) -> OptimizeResult:
     """Return the best kernel found for `task` in `rounds` runs, each next config chosen by `proposer`."""
     check_rounds(rounds)
+    if not isinstance(task, Task):
+        raise ValueError(f"task = {task!r} is not allowed; give a Task (e.g. study.tasks()[0])")
+    if not isinstance(rng, random.Random):
+        raise ValueError(f"rng = {rng!r} is not allowed; give a random.Random (e.g. random.Random(0))")
     return OptimizeResult(*_optimize(task, rounds, *resolve_proposer(proposer), rng))
 
 
