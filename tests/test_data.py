@@ -160,3 +160,15 @@ def test_broken_data_gives_a_one_line_error_at_the_command_line_not_a_traceback(
                    "number >= 0.1 and <= 100 (TB/s; real GPUs have 0.3 to 8)\n")
     assert cli.main(["fastp", "--tasks", "3", "--json"]) == 0  # lecture 10 reads no data file at all
     assert cli.build_parser(["gemm"]).parse_args(["gemm", "--gpu", "nope"]).gpu == "nope"  # the parser reads none
+
+
+def test_the_layer_table_is_read_on_first_use_not_at_import(broken_data, capsys):
+    from toyhw import cli
+    from toyhw.gemm import shapes
+
+    (broken_data / "llm_layers.csv").write_text("name,model,tp,layer,n,k,derivation\n"
+                                                "8B qkv,Llama-3-8B,1,qkv,6144,4096,x\n8B qkv,Llama-3-8B,1,qkv,1,1,y\n")
+    with pytest.raises(data.DataError, match="llm_layers.csv, line 3, column 'name': '8B qkv' is already on line 2"):
+        shapes.LAYERS
+    assert cli.main(["gemm", "--layer", "8B qkv"]) == 2
+    assert "error: llm_layers.csv, line 3, column 'name'" in capsys.readouterr().err
