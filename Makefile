@@ -43,7 +43,7 @@ NB ?= 02
 PORT ?= 8866
 present: setup
 	@nb="$$(ls notebooks/$(basename $(notdir $(NB)))*.ipynb 2>/dev/null | head -n 1)"; \
-	test -n "$$nb" || { echo "no notebook matches notebooks/$(NB)*.ipynb; try NB=01 .. NB=07"; exit 2; }; \
+	test -n "$$nb" || { echo "no notebook matches notebooks/$(NB)*.ipynb; try NB=01 .. NB=08"; exit 2; }; \
 	echo "Serving $$nb as an app on http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"; \
 	$(BIN)/voila "$$nb" --Voila.ip=127.0.0.1 --port=$(PORT) --show_tracebacks=True $(VOILA_FLAGS)
 

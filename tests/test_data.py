@@ -14,7 +14,8 @@ def test_gpus_csv_has_the_facts_figures():
     h100 = rows["H100"]
     assert (h100["sms"], h100["smem_per_block_bytes"], h100["max_regs_per_thread"]) == (132, 232_448, 255)
     assert (h100["hbm_tb_per_s"], h100["bf16_dense_tflop_per_s"], h100["l2_mb"]) == (3.35, 989.0, 50.0)
-    assert all(r["source"] for r in rows.values())
+    assert all(r["spec_source"] and r["calibration_source"] for r in rows.values())
+    assert all(0 < r[c] <= 1 for r in rows.values() for c in ("tc_sustained_share", "hbm_achievable_share"))
 
 
 def test_layers_csv_has_the_lecture_and_seed_shapes():
@@ -47,12 +48,34 @@ def test_missing_column_is_refused(tmp_path: pathlib.Path):
         data.read_table(path, data.GPU_COLUMNS)
 
 
+def test_kernelbench_csvs_hold_table_1_and_figure_2_of_v1_with_their_sources():
+    table1 = {r["method"]: r for r in data.kernelbench_rows()}
+    assert [table1[m]["deepseek_r1"] for m in table1] == [36, None, 44, 62, 72]
+    assert [table1[m]["llama_3_1_70b"] for m in table1] == [0, 3, 0, 5, 4]
+    assert all("2502.10517v1" in str(r["source"]) and "Table 1 (section 5.1.3)" in str(r["source"])
+               for r in table1.values())
+    figure2 = {r["model"]: r for r in data.kernelbench_one_shot_rows()}
+    assert (figure2["GPT-4o"]["level_1"], figure2["OpenAI o1"]["level_1"], figure2["DeepSeek-R1"]["level_1"]) == (4, 10, 12)
+    assert all("Figure 2 (section 4.1)" in str(r["source"]) for r in figure2.values())
+    # The paper's one-shot Level 2 numbers are Table 1's "single attempt" row: the two files agree.
+    single = table1["single attempt (baseline)"]
+    assert (figure2["Llama-3.1-70B Instruct"]["level_2"], figure2["DeepSeek-V3"]["level_2"],
+            figure2["DeepSeek-R1"]["level_2"]) == (single["llama_3_1_70b"], single["deepseek_v3"], single["deepseek_r1"])
+
+
+def test_paper_figures_carry_the_numbers_the_notebooks_quote():
+    figures = data.paper_figures()
+    assert figures == {"kernelbench_table1_level": 2, "kernelbench_table1_calls": 10, "asi_llm_iterations": 10,
+                       "asi_opentuner_iterations": 1000, "asi_speedup_over_opentuner": 3.8}
+
+
 # ----- broken data files: each refused naming the file, the line and (where there is one) the column
 
 GPU_HEADER = ("key,model,sms,smem_per_sm_bytes,smem_per_block_bytes,regs_per_sm,max_regs_per_thread,max_warps_per_sm,"
-              "hbm_tb_per_s,bf16_dense_tflop_per_s,l2_mb,launch_us,warpgroup_mma,source")
-H100 = "H100,H100 SXM5,132,233472,232448,65536,255,64,3.35,989,50,2.0,1,datasheet"
-A100 = "A100,A100 SXM 80GB,108,167936,166912,65536,255,64,2.039,312,40,2.0,0,datasheet"
+              "hbm_tb_per_s,bf16_dense_tflop_per_s,l2_mb,warpgroup_mma,tc_sustained_share,hbm_achievable_share,"
+              "load_latency_us,launch_us,spec_source,calibration_source")
+H100 = "H100,H100 SXM5,132,233472,232448,65536,255,64,3.35,989,50,1,0.9271,0.92,0.882,1.0,datasheet,fit"
+A100 = "A100,A100 SXM 80GB,108,167936,166912,65536,255,64,2.039,312,40,0,0.8998,0.79,0.572,2.0,datasheet,fit"
 
 
 def _gpus(tmp_path: pathlib.Path, *lines: str, raw: bytes | None = None) -> pathlib.Path:
@@ -66,7 +89,7 @@ def _gpus(tmp_path: pathlib.Path, *lines: str, raw: bytes | None = None) -> path
     ("nan", "'nan' must be a finite number"),
     ("500", "line 2, column 'hbm_tb_per_s': '500' must be a finite number >= 0.1 and <= 100 (TB/s"),
     ("0.000001", "'0.000001' must be a finite number >= 0.1"),
-    ("3,35", "line 2: 15 fields, expected 14"),
+    ("3,35", "line 2: 19 fields, expected 18"),
     ("", "line 2, column 'hbm_tb_per_s': '' must be a finite number"),
 ])
 def test_an_absurd_or_infinite_bandwidth_is_refused(tmp_path, bandwidth, message):
@@ -109,10 +132,12 @@ def test_a_misspelled_kernelbench_column_is_refused_not_read_as_none(tmp_path):
     ("", "gpus.csv: the file is empty; expected a header line with the columns key, model"),
     (GPU_HEADER, "gpus.csv: no rows under the header"),
     (GPU_HEADER.replace("sms,", "sms,sms,"), "gpus.csv, line 1: column(s) 'sms' appear more than once"),
-    (GPU_HEADER + "\n" + H100 + ",extra", "gpus.csv, line 2: 15 fields, expected 14"),
+    (GPU_HEADER + "\n" + H100 + ",extra", "gpus.csv, line 2: 19 fields, expected 18"),
     (GPU_HEADER + "\n" + H100.replace(",132,", ",1_000,"), "column 'sms': '1_000' must be an integer"),
-    (GPU_HEADER + "\n" + H100.replace(",1,datasheet", ",2,datasheet"), "column 'warpgroup_mma': '2' must be an integer"),
-    (GPU_HEADER + "\n" + H100.replace(",datasheet", ","), "column 'source': '' must be a non-empty text"),
+    (GPU_HEADER + "\n" + H100.replace(",50,1,", ",50,2,"), "column 'warpgroup_mma': '2' must be an integer"),
+    (GPU_HEADER + "\n" + H100.replace(",fit", ","), "column 'calibration_source': '' must be a non-empty text"),
+    (GPU_HEADER + "\n" + H100.replace(",0.92,", ",92,"), "column 'hbm_achievable_share': '92' must be a finite "
+                                                        "number >= 0.05 and <= 1 (a share of the bandwidth)"),
 ])
 def test_empty_repeated_or_extra_fields_are_refused(tmp_path, content, message):
     with pytest.raises(data.DataError) as err:

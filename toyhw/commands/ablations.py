@@ -18,12 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the seeds, the budget, the variants and the worker processes."""
     from toyhw.evolve import ablations, variants
 
-    seeds = options.int_list("--seeds", checks.check_seed, checks.MAX_SEEDS, "seed", "0,1,2")
-    parser.add_argument("--seeds", type=seeds, default=list(ablations.SEEDS),
-                        help=f"comma-separated distinct seeds, at most {checks.MAX_SEEDS} (default 0,1,2,3,4)")
-    parser.add_argument("--budget", type=options.integer("--budget", checks.check_budget, "1000"),
-                        default=ablations.BUDGET,
-                        help=f"proposed programs per run, 1 to {checks.MAX_BUDGET:,} (default 1000)")
+    options.seeds_and_budget(parser, list(ablations.SEEDS), ablations.BUDGET, "proposed programs per run")
     parser.add_argument("--variants", type=options.name_list("--variants", "variant", "full,small_llm"),
                         default=list(variants.SEED_VARIANTS),
                         help="comma-separated variants (default: the seed's nine; known: "

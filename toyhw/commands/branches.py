@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 
-from toyhw import checks
 from toyhw.commands import options
 
 HELP = "latent bad branches in the program database with and without the branch check (lecture 14, demo 3)"
@@ -14,12 +13,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the seeds and the budget."""
     from toyhw.evolve import ablations
 
-    seeds = options.int_list("--seeds", checks.check_seed, checks.MAX_SEEDS, "seed", "0,1,2")
-    parser.add_argument("--seeds", type=seeds, default=list(ablations.SEEDS),
-                        help=f"comma-separated distinct seeds, at most {checks.MAX_SEEDS} (default 0,1,2,3,4)")
-    parser.add_argument("--budget", type=options.integer("--budget", checks.check_budget, "1000"),
-                        default=ablations.BUDGET,
-                        help=f"proposed programs per run, 1 to {checks.MAX_BUDGET:,} (default 1000)")
+    options.seeds_and_budget(parser, list(ablations.SEEDS), ablations.BUDGET, "proposed programs per run")
 
 
 def run(args: argparse.Namespace) -> dict:

@@ -55,50 +55,65 @@ def integer(option: str, check: Optional[Check], example: str) -> Callable[[str]
     return parse
 
 
+def _items(option: str, text: str, what: str, example: str, max_len: int) -> list[str]:
+    """Return the comma-separated items of `text`; refuse none and more than `max_len`."""
+    items = [part.strip() for part in text.split(",") if part.strip()]
+    if not items:
+        raise argparse.ArgumentTypeError(f"{option} = {_show(text)} is not allowed; give one or more {what}s, e.g. "
+                                         f"{example}")
+    if len(items) > max_len:
+        raise argparse.ArgumentTypeError(f"{option} = {_show(text)} is not allowed; give at most {max_len} {what}s")
+    return items
+
+
+def _once(option: str, text: str, values: list, what: str) -> list:
+    """Return `values`; refuse a repeated one (a median over a repeated run is wrong without looking wrong)."""
+    repeated = next((v for i, v in enumerate(values) if v in values[:i]), None)
+    if repeated is not None:
+        raise argparse.ArgumentTypeError(f"{option} = {_show(text)} is not allowed; it lists {repeated} twice; give "
+                                         f"each {what} once")
+    return values
+
+
 def int_list(option: str, check: Check, max_len: int, what: str, example: str) -> Callable[[str], list[int]]:
     """Return an argparse type that reads "5,10,20" as [5, 10, 20]: each item passed through `check`, at least one
-    and at most `max_len` items, none repeated (a median over a repeated run is wrong without looking wrong)."""
+    and at most `max_len` items, none repeated."""
 
     def parse(text: str) -> list[int]:
-        parts = [part.strip() for part in text.split(",") if part.strip()]
-        refused = f"{option} = {_show(text)} is not allowed;"
-        if not parts:
-            raise argparse.ArgumentTypeError(f"{refused} give one or more {what}s, e.g. {example}")
-        if len(parts) > max_len:
-            raise argparse.ArgumentTypeError(f"{refused} give at most {max_len} {what}s")
         values = []
-        for part in parts:
+        for part in _items(option, text, what, example, max_len):
             if not re.fullmatch(_INTEGER, part):
-                raise argparse.ArgumentTypeError(f"{refused} give comma-separated integers, e.g. {example}")
+                raise argparse.ArgumentTypeError(f"{option} = {_show(text)} is not allowed; give comma-separated "
+                                                 f"integers, e.g. {example}")
             try:
                 values.append(check(option, int(part)))
             except ValueError as err:
-                raise argparse.ArgumentTypeError(f"{refused} {_show(part)}: {_allowed(err)}") from None
-        repeated = next((v for i, v in enumerate(values) if v in values[:i]), None)
-        if repeated is not None:
-            raise argparse.ArgumentTypeError(f"{refused} it lists {repeated} twice; give each {what} once")
-        return values
+                raise argparse.ArgumentTypeError(f"{option} = {_show(text)} is not allowed; {_show(part)}: "
+                                                 f"{_allowed(err)}") from None
+        return _once(option, text, values, what)
 
     parse.__name__ = option
     return parse
 
 
-def name_list(option: str, what: str, example: str) -> Callable[[str], list[str]]:
-    """Return an argparse type that reads "a,b" as ["a", "b"]: at least one name, none repeated (whether each name is
-    known is checked by the library call, whose error lists the known ones)."""
+def name_list(option: str, what: str, example: str, max_len: int = 100) -> Callable[[str], list[str]]:
+    """Return an argparse type that reads "a,b" as ["a", "b"]: at least one name and at most `max_len`, none repeated
+    (whether each name is known is checked by the library call, whose error lists the known ones)."""
 
     def parse(text: str) -> list[str]:
-        names = [part.strip() for part in text.split(",") if part.strip()]
-        refused = f"{option} = {_show(text)} is not allowed;"
-        if not names:
-            raise argparse.ArgumentTypeError(f"{refused} give one or more {what}s, e.g. {example}")
-        repeated = next((n for i, n in enumerate(names) if n in names[:i]), None)
-        if repeated is not None:
-            raise argparse.ArgumentTypeError(f"{refused} it lists {repeated} twice; give each {what} once")
-        return names
+        return _once(option, text, _items(option, text, what, example, max_len), what)
 
     parse.__name__ = option
     return parse
+
+
+def seeds_and_budget(parser: argparse.ArgumentParser, seeds: list[int], budget: int, budget_help: str) -> None:
+    """Add `--seeds` (distinct seeds, default `seeds`) and `--budget` (proposed programs, default `budget`)."""
+    parser.add_argument("--seeds", type=int_list("--seeds", checks.check_seed, checks.MAX_SEEDS, "seed", "0,1,2"),
+                        default=seeds, help=f"comma-separated distinct seeds, at most {checks.MAX_SEEDS} (default "
+                                            f"{','.join(map(str, seeds))})")
+    parser.add_argument("--budget", type=integer("--budget", checks.check_budget, str(budget)), default=budget,
+                        help=f"{budget_help}, 1 to {checks.MAX_BUDGET:,} (default {budget})")
 
 
 def gemm_shape(option: str, max_dim: int) -> Callable[[str], tuple[int, int, int]]:

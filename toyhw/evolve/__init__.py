@@ -1,7 +1,7 @@
 """Lecture 14: a mini AlphaEvolve that evolves a GEMM tiling heuristic, and the experiments on it.
 
-Backs notebooks 04 (ablations), 05 (using feedback), 06 (checking all branches) and 07 (cost and scale), and the
-commands `ablations`, `targeting` and `branches`. Read in this order:
+Backs notebooks 04 (ablations), 05 (inside the loop), 06 (using feedback), 07 (checking all branches) and 08
+(cost and scale), and the commands `ablations`, `targeting`, `branches`, `prompt` and `evolve`. Read in this order:
 
 The system
 1. `programs`  — the evolved program: an ordered rule list on (M, N, K), `choose`, `render` to Python source;
@@ -14,11 +14,19 @@ The system
 8. `loop`      — the loop that wires them (one function, `evolve`);
 9. `variants`  — the named ablation variants.
 
+A real model in the loop
+10. `prompt`      — the prompt a real system would send at one step, part by part (what the variant's mock reads);
+11. `replies`     — a model's reply read into a proposal: diff blocks or a whole program, parsed, never executed;
+12. `endpoint`    — an OpenAI-compatible chat endpoint (the optional `openai` package): timeouts, bounded retries;
+13. `chatlog`     — the JSONL log of such a run;
+14. `chat`        — `ChatLLM` (a real model as the proposal step) and `ReplayLLM` (a logged run, no network);
+15. `prompt_view` — the prompt at step k of a run, next to what the mock did with it.
+
 The experiments
-10. `ablations` — lecture 14's three demos as cached pure functions;
-11. `tables`    — their results as tables, and observations computed from them;
-12. `sweep`     — grids of runs through any `concurrent.futures.Executor` (processes, Dask);
-13. `scaling`   — measured cost against budget, seeds, variants and processes.
+16. `ablations` — lecture 14's three demos as cached pure functions;
+17. `tables`    — their results as tables, and observations computed from them;
+18. `sweep`     — grids of runs through any `concurrent.futures.Executor` (processes, Dask);
+19. `scaling`   — measured cost against budget, seeds, variants and processes.
 
 Depends on the GEMM model (toyhw.gemm) and the shared modules; never on lecture 10 (toyhw.kernels).
 """

@@ -7,8 +7,8 @@ to a process pool.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, field
+from typing import Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -16,7 +16,7 @@ from toyhw.checks import check_seed, check_seeds
 from toyhw.gemm import shapes as shapes_lib
 from toyhw.evolve import variants as variants_lib
 from toyhw.evolve.evaluator import Evaluator, ShapeTimes, geomean_speedup, oracle_speedup
-from toyhw.evolve.loop import LineageStep, check_budget, evolve
+from toyhw.evolve.loop import LineageStep, ProposalStep, check_budget, evolve
 from toyhw.evolve.programs import Program
 from toyhw.evolve.simplify import simplify
 from toyhw.gemm.time_table import TimeTable, shared_table
@@ -71,6 +71,7 @@ class RunSummary:
         bench_runs: kernel runs spent; rules: branches of the best program after simplifying.
         best: the best program (simplified); lineage: its ancestors.
         n_added, n_added_bad_branch: programs added to the database, and those with a bad branch.
+        statuses: how many proposals ended "ok", "bad branch", "crash", "cascade" or "invalid".
     """
 
     variant: str
@@ -85,6 +86,7 @@ class RunSummary:
     lineage: tuple[LineageStep, ...]
     n_added: int
     n_added_bad_branch: int
+    statuses: Mapping[str, int] = field(default_factory=dict)
 
 
 def check_run(variant: str, seed: int, budget: int) -> None:
@@ -104,20 +106,27 @@ def run_one(variant: str, seed: int, budget: int) -> RunSummary:
 
 def run_fresh(variant: str, seed: int, budget: int) -> RunSummary:
     """Return `run_one(variant, seed, budget)` computed afresh, bypassing the cache (for measuring its cost)."""
-    check_run(variant, seed, budget)
-    return _run_one.__wrapped__(variant, seed, budget)
+    return run_variant(variant, seed, budget)
 
 
 @functools.lru_cache(maxsize=256)
 def _run_one(variant: str, seed: int, budget: int) -> RunSummary:
+    return run_variant(variant, seed, budget)
+
+
+def run_variant(variant: str, seed: int, budget: int, llm: Optional[ProposalStep] = None) -> RunSummary:
+    """Return one run of `variant`, its LLM replaced by `llm` when given (a real model, a replay); not cached."""
+    check_run(variant, seed, budget)
     spec = variants_lib.get(variant)
     ctx = context()
     evaluator = Evaluator(ctx.train, ctx.table)
-    out = evolve(evaluator, budget, seed=seed, **spec.evolve_kwargs)
+    kwargs = dict(spec.evolve_kwargs) if llm is None else {**spec.evolve_kwargs, "llm": llm}
+    out = evolve(evaluator, budget, seed=seed, **kwargs)
     program, score = out.best
     simple = simplify(program)
     return RunSummary(variant, seed, budget, out.history, score, geomean_speedup(program, ctx.test, ctx.table),
-                      out.bench_runs, simple.n_rules(), simple, out.lineage, out.n_added, out.n_added_bad_branch)
+                      out.bench_runs, simple.n_rules(), simple, out.lineage, out.n_added, out.n_added_bad_branch,
+                      dict(out.statuses))
 
 
 @dataclass(frozen=True)
@@ -249,7 +258,8 @@ class BranchRow:
         db_size / db_bad_branch: distinct programs in the final database / of them with a bad branch.
         crash_new_shapes: programs of the final database that fail to launch on some of the 100 new shapes.
         best_has_bad_branch: whether the best program has a bad branch.
-        example: a final-database program with a bad branch that crashes on a new shape (None if there is none).
+        example: a final-database program with a bad branch, one that crashes on a new shape when there is one
+            (None when no program of the final database has a bad branch).
     """
 
     seed: int
@@ -288,7 +298,8 @@ def _branch_row(seed: int, budget: int, check: bool) -> BranchRow:
     new = ShapeTimes(ctx.new, ctx.table)
     bad = [p for p in programs if evaluator.has_bad_branch(p)]
     crashing = [p for p in programs if not np.all(np.isfinite(new.program_times(p)))]
-    example = next((p for p in crashing if evaluator.has_bad_branch(p)), None)
+    # show a bad branch that bites if there is one, else one that is still latent on the new shapes too
+    example = next((p for p in crashing if evaluator.has_bad_branch(p)), bad[0] if bad else None)
     return BranchRow(seed, check, out.n_added, out.n_added_bad_branch, len(programs), len(bad), len(crashing),
                      evaluator.has_bad_branch(out.best[0]), example)
 

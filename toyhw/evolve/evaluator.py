@@ -120,8 +120,8 @@ class EvalResult:
     Attributes:
         score: geometric-mean speedup over the expert on the training shapes, None if rejected.
         times: time per training shape (microseconds), None if rejected.
-        status: "ok", "bad branch" (static check), "crash" (a run failed to launch) or "cascade" (stage 1 not
-            promising).
+        status: "ok", "bad branch" (static check), "crash" (a run failed to launch), "cascade" (stage 1 not
+            promising) or "invalid" (no program to run: the LLM's reply gave none).
         runs: kernel runs this evaluation cost.
     """
 
@@ -155,6 +155,7 @@ class ShapeRow:
         return getattr(self, key)  # the seed's driver reads rows like dicts: row["vs_best"]
 
 
+_INVALID = EvalResult(None, None, "invalid", 0)
 _CONFIG = attrgetter("config")
 _INDEX_CACHE: dict[int, tuple[tuple, dict]] = {}
 
@@ -237,8 +238,13 @@ class Evaluator:
             self.best_time[where] = times[better]
             self.best_index[where] = idx[where]
 
-    def evaluate(self, program: Program) -> EvalResult:
-        """Return the program's score and per-shape times, or the reason it was rejected (and count the runs)."""
+    def evaluate(self, program: Optional[Program]) -> EvalResult:
+        """Return the program's score and per-shape times, or the reason it was rejected (and count the runs).
+
+        `program` None is a failed proposal (toyhw.evolve.llm.failed_proposal): rejected as "invalid", no runs.
+        """
+        if program is None:
+            return _INVALID
         if self.check_all_branches and self.has_bad_branch(program):
             return EvalResult(None, None, "bad branch", 0)
         idx = self.data.config_indices(program)

@@ -57,3 +57,22 @@ def suggest(M: int, N: int, K: int, rng: random.Random) -> tuple[GemmConfig, str
         split = rng.choice((2, 4, 8))
         why += f", split-K {split} ({blocks} blocks" + (", deep K)" if K >= 8192 else " cannot fill the SMs)")
     return make_config(bm, bn, bk, warps, stages, split), why
+
+
+def as_text() -> str:
+    """Return the knowledge `suggest` draws from, as the lines a prompt gives a model with kernel knowledge.
+
+    Why here: the prompt (toyhw.evolve.prompt) must say what the mock knows, no more and no less; written beside
+    `suggest`, a change to one is in view of the other.
+    """
+    return "\n".join([
+        "- decode (M <= 16): block_m 16 (sometimes 32); block_n 32-64 for N <= 2048, 64-256 above; block_k 64-256; "
+        "2 warps (or 4); 3-5 stages.",
+        "- mid (16 < M <= 512): block_m 32-128 but at most max(32, 2*M); block_n 64-128 (up to 256 for N > 2048); "
+        "block_k 32-128; 4 or 8 warps; 3-5 stages.",
+        "- prefill (M > 512): big tiles (128x128, 128x256, 256x128, 256x256); block_k 32-64; 8 warps (or 4); "
+        "3-4 stages (5 rarely); no split-K.",
+        "- split-K (2, 4 or 8) helps decode and mid shapes when ceil(M/block_m) * ceil(N/block_n) blocks are fewer "
+        f"than half the {SMS} SMs (one wave = {SMS} blocks) or K is deep (K >= 8192).",
+        "- padding: a tile taller than M computes rows that are thrown away.",
+    ])

@@ -67,14 +67,25 @@ class Proposal:
     """A child program and what the LLM says it changed.
 
     Attributes:
-        program: the child.
-        description: one line, like an LLM's explanation of its diff.
-        operator: the edit kind (one of OPERATORS), for the meta prompt's bookkeeping.
+        program: the child; None for a failed proposal (a real model's reply that gave no program), which the
+            evaluator rejects as "invalid" (see `failed_proposal`).
+        description: one line, like an LLM's explanation of its diff (for a failed proposal: why it failed).
+        operator: the edit kind (one of OPERATORS), for the meta prompt's bookkeeping; None for a failed proposal.
     """
 
-    program: Program
+    program: Optional[Program]
     description: str
-    operator: str
+    operator: Optional[str]
+
+
+def failed_proposal(message: str) -> Proposal:
+    """Return the proposal of a step whose LLM gave no program (a reply that does not parse, a diff that does not
+    apply, no reply at all), with the reason as its description.
+
+    Why a proposal and not an exception: the loop counts it like a crash (a step of the budget spent, nothing added)
+    and goes on; the mock never fails, so its runs are unchanged.
+    """
+    return Proposal(None, message, None)
 
 
 class Entry(Protocol):

@@ -45,7 +45,8 @@ class EvolveResult:
         n_added_bad_branch: of those, how many have a branch that cannot launch.
         lineage: the best program's ancestors, from the initial program to it.
         bench_runs: kernel runs the evaluator spent (including the initial program's).
-        statuses: how many proposals ended "ok", "bad branch", "crash" or "cascade".
+        statuses: how many proposals ended "ok", "bad branch", "crash", "cascade" or "invalid" (the LLM's reply
+            gave no program: counted like a crash, a step spent and nothing added; only a real model's replies can).
         mix: the final share of each edit kind (the meta prompt's emphasis).
     """
 
@@ -82,8 +83,11 @@ class OperatorMix:
         return self._weights
 
     def update(self, operator: str, improved: bool) -> None:
-        """Record one proposal of kind `operator` and whether it beat its parent."""
-        if not self.adaptive:
+        """Record one proposal of kind `operator` and whether it beat its parent.
+
+        A failed proposal (operator None: the reply gave no program) has no edit kind to credit and is not recorded.
+        """
+        if not self.adaptive or operator is None:
             return
         self.tries[operator] += 1
         self.wins[operator] += int(improved)
@@ -146,7 +150,7 @@ def evolve(evaluator: Evaluator, budget: int, seed: int = 0, llm: Optional[Propo
     mix = OperatorMix(adaptive_mix)
     best = root
     history: list[float] = []
-    statuses = {"ok": 0, "bad branch": 0, "crash": 0, "cascade": 0}
+    statuses = {"ok": 0, "bad branch": 0, "crash": 0, "cascade": 0, "invalid": 0}
     n_added = n_bad = 0
     best_configs = _BestConfigs(evaluator)
     shapes = evaluator.shapes

@@ -1,4 +1,4 @@
-"""Lecture 14's results as pandas tables and observations computed from them (notebooks 04-06).
+"""Lecture 14's results as pandas tables and observations computed from them (notebooks 04-07).
 
 Every observation states only what the numbers show: a comparison is worded from the computed values ("above",
 "below", "within the seed spread"), never typed in.

@@ -9,7 +9,9 @@ this order:
 4. `cost`       — the time model (padding, waves, memory and compute sides, fixed costs) and the roofline;
 5. `time_table` — every config's time on any shape, vectorized and cached, with the per-shape oracle;
 6. `expert`     — the hand-written heuristic every score is relative to;
-7. `report`     — notebook 03's computed reports (distance to roofline with reasons, expert losses, vLLM's configs).
+7. `report`     — notebook 03's computed reports (distance to roofline with reasons, expert losses);
+8. `validate`   — the model against published measurements of real GEMMs (data/gemm_measurements.csv);
+9. `vllm`       — vLLM's tuned H100 configs, read the way vLLM reads them, ranked by the model.
 
 Depends only on `toyhw.data`; never on lecture 10 (toyhw.kernels) or on the evolution code above it.
 """

@@ -1,8 +1,10 @@
 """GPU specifications for the GEMM cost model (figures from data/gpus.csv, sources there).
 
-A real GPU has many more limits (clock boost, power capping, TMA multicast, clusters); the toy keeps only what the GEMM
+A real GPU has many more limits (TMA multicast, clusters, per-instruction latencies); the toy keeps only what the GEMM
 model uses: SM count, shared memory and registers (launchability and occupancy), HBM bandwidth and BF16 peak (the
-roofline), L2 size, the launch overhead and whether the tensor cores want 64-row warpgroup tiles.
+roofline), L2 size and whether the tensor cores want 64-row warpgroup tiles (datasheet figures), plus four calibrated
+figures: the sustained share of the peak (clocks under power limits), the achievable share of the bandwidth, the
+loaded memory latency and the launch cost inside a CUDA graph.
 """
 from __future__ import annotations
 
@@ -28,9 +30,15 @@ class GPU:
         hbm_bytes_per_s: DRAM bandwidth, bytes/s.
         bf16_flops: dense BF16 tensor-core peak, FLOP/s.
         l2_bytes: L2 cache size, bytes.
-        launch_s: GPU time of a trivial kernel launch, seconds.
         warpgroup_mma: True if full tensor-core speed needs 64-row warpgroup tiles of >= 4 warps (Hopper wgmma).
-        source: where the figures come from.
+        tc_sustained_share: the share of the dense peak the tensor cores sustain on a long GEMM with the best tile
+            (clock and power limits), 0-1.
+        hbm_achievable_share: the share of the datasheet bandwidth a streaming kernel reaches, 0-1.
+        load_latency_s: one global load, issue to use, on a loaded GPU, seconds (what the pipeline must hide).
+        launch_s: GPU time of one kernel launch inside a CUDA graph, seconds.
+        spec_source: where the datasheet figures come from.
+        calibration_source: where the four calibrated figures come from (a published figure, or a fit to
+            data/gemm_measurements.csv).
     """
 
     name: str
@@ -44,9 +52,18 @@ class GPU:
     hbm_bytes_per_s: float
     bf16_flops: float
     l2_bytes: float
-    launch_s: float
     warpgroup_mma: bool
-    source: str
+    tc_sustained_share: float
+    hbm_achievable_share: float
+    load_latency_s: float
+    launch_s: float
+    spec_source: str
+    calibration_source: str
+
+    @property
+    def achievable_bytes_per_s(self) -> float:
+        """Return the bandwidth a streaming kernel reaches, bytes/s (hbm_bytes_per_s x hbm_achievable_share)."""
+        return self.hbm_bytes_per_s * self.hbm_achievable_share
 
     @property
     def ridge_flop_per_byte(self) -> float:
@@ -60,8 +77,10 @@ def _from_row(row: dict[str, object]) -> GPU:
         smem_per_block=int(row["smem_per_block_bytes"]), regs_per_sm=int(row["regs_per_sm"]),
         max_regs_per_thread=int(row["max_regs_per_thread"]), max_warps_per_sm=int(row["max_warps_per_sm"]),
         hbm_bytes_per_s=float(row["hbm_tb_per_s"]) * 1e12, bf16_flops=float(row["bf16_dense_tflop_per_s"]) * 1e12,
-        l2_bytes=float(row["l2_mb"]) * 1e6, launch_s=float(row["launch_us"]) * 1e-6,
-        warpgroup_mma=bool(row["warpgroup_mma"]), source=str(row["source"]),
+        l2_bytes=float(row["l2_mb"]) * 1e6, warpgroup_mma=bool(row["warpgroup_mma"]),
+        tc_sustained_share=float(row["tc_sustained_share"]), hbm_achievable_share=float(row["hbm_achievable_share"]),
+        load_latency_s=float(row["load_latency_us"]) * 1e-6, launch_s=float(row["launch_us"]) * 1e-6,
+        spec_source=str(row["spec_source"]), calibration_source=str(row["calibration_source"]),
     )
 
 

@@ -1,5 +1,5 @@
 """What notebook 03 reports about the GEMM model: per-shape distance to roofline with its reasons, the best config per
-M, the oracle's headroom over the expert, and where vLLM's tuned H100 configs rank in the model's ordering.
+M and the oracle's headroom over the expert (vLLM's tuned configs are in toyhw.gemm.vllm).
 
 Every observation the notebook prints is computed here from the model's breakdown, never typed in.
 """
@@ -16,17 +16,6 @@ from toyhw.gemm.time_table import TimeTable
 
 FIXED_COST_SHARE = 0.15  # launch + pipeline fill above this share of the time is worth naming as a reason
 PADDING_SHARE = 0.25  # padding waste above this share of the tensor-core work is worth naming
-
-VLLM_H100_CONFIGS: tuple[tuple[int, GemmConfig], ...] = (
-    (1, GemmConfig(16, 64, 256, 4, 5, 1)),
-    (8, GemmConfig(16, 64, 256, 4, 5, 1)),
-    (256, GemmConfig(128, 128, 64, 4, 3, 1)),
-    (5120, GemmConfig(128, 256, 64, 8, 3, 1)),
-    (8192, GemmConfig(128, 256, 64, 8, 4, 1)),
-)
-"""vLLM's fused_moe/configs/E=1,N=3072,...H100_80GB_HBM3.json (Apache-2.0, FACTS.md): M -> tuned config."""
-VLLM_N, VLLM_K = 3072, 4096  # N from the file name; K (the hidden size) is not in it: 4096 is our assumption
-
 
 def regime(M: int) -> str:
     """Return "decode" (M <= 16), "mid" or "prefill" (M >= 2048)."""
@@ -125,58 +114,6 @@ def closeness_by_regime(table: TimeTable, shape_list: list[Shape]) -> dict[str, 
     return {k: geomean(v) for k, v in groups.items()}
 
 
-@dataclasses.dataclass(frozen=True)
-class VllmRank:
-    """Where one of vLLM's tuned configs lands in the model's ordering.
-
-    Attributes:
-        shape: the GEMM shape (N = 3072, K = VLLM_K).
-        config: vLLM's config for that M.
-        time_us: its modelled time, microseconds.
-        oracle: the model's best config.
-        oracle_us: the model's best time, microseconds.
-        rank: 1 + configs strictly faster in the model.
-        n_launchable: launchable configs (the length of the ordering).
-        bound: what bounds vLLM's config in the model.
-    """
-
-    shape: Shape
-    config: GemmConfig
-    time_us: float
-    oracle: GemmConfig
-    oracle_us: float
-    rank: int
-    n_launchable: int
-    bound: str
-
-    @property
-    def top_share(self) -> float:
-        """Return rank / n_launchable: the share of the ordering at or above vLLM's config."""
-        return self.rank / self.n_launchable
-
-
-def vllm_ranks(table: TimeTable) -> list[VllmRank]:
-    """Return the model's verdict on each of vLLM's tuned H100 configs (FACTS.md) for its M."""
-    out = []
-    for M, config in VLLM_H100_CONFIGS:
-        shape = Shape("vLLM N=3072", M, VLLM_N, VLLM_K)
-        best, t_best = table.oracle(shape)
-        cost = gemm_cost.gemm_time(config, shape, table.gpu)
-        out.append(VllmRank(shape, config, cost.time_us, best, t_best, table.rank(config, shape),
-                            int(table.launchable.sum()), cost.bound))
-    return out
-
-
-def format_vllm(ranks: list[VllmRank]) -> str:
-    """Return the vLLM comparison as a fixed-width text table."""
-    lines = [f"{'M':>5}  {'vLLM config':<25}{'model us':>9}  {'rank':>11}  {'top %':>6}  {'vs best':>7}  {'bound':<8}"
-             " model's best"]
-    for r in ranks:
-        lines.append(f"{r.shape.M:>5}  {r.config.short():<25}{r.time_us:>9.1f}  {r.rank:>5} / {r.n_launchable:<4}"
-                     f"  {r.top_share:>6.1%}  {r.time_us / r.oracle_us:>6.2f}x  {r.bound:<8} {r.oracle.short()}")
-    return "\n".join(lines)
-
-
 def best_configs(table: TimeTable, layers: list[str], ms: tuple[int, ...],
                  lookup: Callable[[str, int], Shape]) -> dict[str, list[GemmConfig]]:
     """Return layer -> the oracle config at each M of `ms` (`lookup(name, M)` builds the Shape)."""
@@ -238,20 +175,3 @@ def headline(table: TimeTable, shape_list: list[Shape], train: list[Shape], test
         f"at M={min(x.M for x in shape_list)} the oracle gets {decode[far]:.0%} of the roofline on {far} and "
         f"{decode[near]:.0%} on {near}",
     ]
-
-
-def vllm_notes(ranks: list[VllmRank], gpu_sms: int, table: TimeTable) -> list[str]:
-    """Return one computed sentence per vLLM config: where it ranks and, if far from the top, the model's reason."""
-    notes = []
-    for r in ranks:
-        head = (f"M={r.shape.M}: vLLM's {r.config.short()} ranks {r.rank} of {r.n_launchable} "
-                f"({r.time_us / r.oracle_us:.2f}x the model's best)")
-        if r.time_us <= 1.05 * r.oracle_us:
-            notes.append(head + ": the model agrees it is (near) optimal")
-        else:
-            cost = gemm_cost.gemm_time(r.config, r.shape, table.gpu)
-            best = gemm_cost.gemm_time(r.oracle, r.shape, table.gpu)
-            notes.append(head + f": the model disagrees. vLLM's config is {cost.bound}-bound with {cost.blocks} blocks "
-                         f"for {gpu_sms} SMs and {r.config.num_stages} stages; the model prefers {r.oracle.short()} "
-                         f"({best.blocks} blocks, {best.bound}-bound)")
-    return notes

@@ -1,11 +1,64 @@
-"""Reference solutions of the notebooks' exercises (students: try first, then compare)."""
+"""Reference solutions of the exercises of notebooks 01 and 02 (students: try first, then compare).
+
+Each notebook shows a function's exact source in its Solution block (a content test compares them), and
+tests/kernels/test_solutions.py runs each one and checks what the notebook says about its result.
+"""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from toyhw.kernels import knobs, proposers
+import numpy as np
+import pandas as pd
+
+from toyhw import metrics
+from toyhw.kernels import knobs, optimize, proposers, study
 from toyhw.kernels.knobs import KernelConfig, RunFeedback
+from toyhw.kernels.optimize import Proposer
 
+
+# ----- notebook 01
+
+def correct_and_faster_share(speedups: Sequence[float], p: float = 1.0) -> float:
+    """Return the share of the *correct* kernels that are more than p times faster than PyTorch (fast_p / fast_0)."""
+    correct = metrics.fast_p(speedups, 0.0)
+    return metrics.fast_p(speedups, p) / correct if correct else 0.0
+
+
+def calm_config(rng: random.Random) -> KernelConfig:
+    """Return `knobs.random_config`'s kernel with tile 64 replaced by 32: the same draws, so only the tile differs."""
+    tile = rng.choice((16, 32, 64, 64))
+    tile = 32 if tile == 64 else tile
+    fuse = int(rng.random() < 0.6)
+    vec = rng.choice((1, 2, 4, 4))
+    shared = int(rng.random() < 0.5)
+    unroll = rng.choice((1, 2, 4))
+    return KernelConfig(tile, fuse, vec, shared, unroll)
+
+
+def calm_one_shot(task_seed: int = study.SEED_TASK_SEED, n_tasks: int = study.SEED_N_TASKS) -> study.OneShotReport:
+    """Return the one-shot report of `calm_config` on the same tasks and random streams as `study.one_shot`."""
+    kernels = []
+    for i, task in enumerate(study.tasks(task_seed, n_tasks)):
+        config = calm_config(optimize.one_shot_rng(task_seed, i))
+        feedback = knobs.run_kernel(task, config)
+        kernels.append(study.OneShotKernel(i, task, config, feedback, knobs.speedup(task, feedback)))
+    return study.OneShotReport(task_seed, tuple(kernels))
+
+
+def one_explained_fix(report: study.OneShotReport, seed: int = 0) -> dict[str, int]:
+    """Return how many failing one-shot kernels one explained fix (`proposers.fix_failure`) makes correct.
+
+    Keys: "failing" (before), "correct after one fix", "still failing"; the coin of the shared-memory fix is drawn
+    from `random.Random(seed)`.
+    """
+    rng = random.Random(seed)
+    failing = [k for k in report.kernels if not k.feedback.ok]
+    fixed = sum(knobs.run_kernel(k.task, proposers.fix_failure(k.feedback, k.config, rng)).ok for k in failing)
+    return {"failing": len(failing), "correct after one fix": fixed, "still failing": len(failing) - fixed}
+
+
+# ----- notebook 02
 
 def directed_proposer(feedback: RunFeedback, config: KernelConfig, rng: random.Random) -> KernelConfig:
     """Return a fix for a failure, else (80% of the time) a step the bottleneck points to, else any one-knob change.
@@ -26,3 +79,66 @@ def directed_proposer(feedback: RunFeedback, config: KernelConfig, rng: random.R
     if moves and rng.random() < 0.8:
         return config.replace(**rng.choice(moves))
     return knobs.mutate(config, rng)
+
+
+def adviser(q: float) -> Proposer:
+    """Return `suggest` as an adviser: after a success, follow the bottleneck with probability q, else any knob.
+
+    q = 0 is exactly `explain` and q = 1 exactly `suggest` (no extra random draw at the ends, so the streams match).
+    """
+    def follow_with_probability_q(feedback: RunFeedback, config: KernelConfig, rng: random.Random) -> KernelConfig:
+        if not feedback.ok:
+            return proposers.fix_failure(feedback, config, rng)
+        if q >= 1 or (q > 0 and rng.random() < q):
+            return proposers.suggest(feedback, config, rng)
+        return knobs.mutate(config, rng)
+
+    return follow_with_probability_q
+
+
+def advice_sweep(qs: Sequence[float] = (0.0, 0.25, 0.5, 0.75, 1.0), rounds: int = 50, p: float = 1.5,
+                 task_seed: int = study.SEED_TASK_SEED, n_tasks: int = study.SEED_N_TASKS) -> dict[float, float]:
+    """Return fast_p after `rounds` rounds of `adviser(q)` for each q (on the lecture's tasks and streams)."""
+    tasks = list(study.tasks(task_seed, n_tasks))
+    return {q: metrics.fast_p(optimize.speedups_after(tasks, rounds, adviser(q)), p) for q in qs}
+
+
+def vec_one_proposer(feedback: RunFeedback, config: KernelConfig, rng: random.Random) -> KernelConfig:
+    """Return `explain`'s next config, except that a vector-width error is repaired with vec = 1 (always legal)."""
+    if feedback.cause == "vector_width_indivisible":
+        return config.replace(vec=1)
+    return proposers.explain(feedback, config, rng)
+
+
+def misreading_explain(feedback: RunFeedback, config: KernelConfig, rng: random.Random) -> KernelConfig:
+    """Return `explain`'s next config, but misread half of the error messages (then change one random knob)."""
+    if not feedback.ok and rng.random() < 0.5:
+        return knobs.mutate(config, rng)
+    return proposers.explain(feedback, config, rng)
+
+
+def ceiling_by_trait(p: float = 1.5, task_seed: int = study.SEED_TASK_SEED,
+                     n_tasks: int = study.SEED_N_TASKS) -> pd.DataFrame:
+    """Return, per (fusable, widest legal vector width), how many tasks any config speeds up by more than p.
+
+    Also the smallest memory-bound share among the tasks that clear p and the largest among those that do not:
+    the hidden traits that decide the ceiling.
+    """
+    best = study.best_possible_speedups(task_seed, n_tasks)
+    rows = []
+    for i, task in enumerate(study.tasks(task_seed, n_tasks)):
+        widest = max(v for v in knobs.KNOBS["vec"] if task.n % v == 0)
+        rows.append({"fusable": task.fusable, "widest vec": widest, "memory-bound": task.memory_bound,
+                     "clears": bool(best[i] > p)})
+    frame = pd.DataFrame(rows)
+    groups = frame.groupby(["fusable", "widest vec"])
+    return pd.DataFrame({
+        "tasks": groups.size(),
+        f"clear {p:g}x": groups["clears"].sum(),
+        "least memory-bound that clears": groups.apply(
+            lambda g: round(g.loc[g["clears"], "memory-bound"].min(), 2) if g["clears"].any() else np.nan,
+            include_groups=False),
+        "most memory-bound that does not": groups.apply(
+            lambda g: round(g.loc[~g["clears"], "memory-bound"].max(), 2) if (~g["clears"]).any() else np.nan,
+            include_groups=False),
+    })

@@ -23,6 +23,36 @@ def outcome_frame(report: OneShotReport) -> pd.DataFrame:
     return frame
 
 
+RISKY_CHOICES = {
+    "shared_memory_overflow": "tile 64 staged through shared memory",
+    "vector_width_indivisible": "a vector width above 1",
+    "illegal_fusion": "fusion",
+}
+"""Each failure cause and the risky choice of the one-shot writer behind it (`study.without_choice` removes it)."""
+
+
+def risky_choice_frame(report: OneShotReport) -> pd.DataFrame:
+    """Return, per risky choice, how many failing one-shot kernels break its rule and how many it alone breaks.
+
+    Columns (counts of failing kernels): "reported first", the outcome table's count (the first cause `run_kernel`
+    reports); "break its rule", every failing kernel that breaks the rule (a kernel may break two or three);
+    "correct without it", those that would be correct had the writer never made that choice (the rule is the only
+    one they break). Computed from the model with `study.broken_rules`.
+    """
+    failing = [k for k in report.kernels if not k.feedback.ok]
+    broken = [study.broken_rules(k.task, k.config) for k in failing]
+    first = report.cause_counts()
+    rows = []
+    for cause, choice in RISKY_CHOICES.items():
+        rows.append({
+            "risky choice": choice,
+            "reported first": first[cause],
+            "break its rule": sum(cause in b for b in broken),
+            "correct without it": sum(b == (cause,) for b in broken),
+        })
+    return pd.DataFrame(rows).set_index("risky choice")
+
+
 def fast_frame(report: OneShotReport, ps: Sequence[float] = study.ONE_SHOT_PS) -> pd.DataFrame:
     """Return fast_p of the one-shot kernels for each p, as one row."""
     return pd.DataFrame([{f"fast_{p:g}": round(f, 3) for p, f in report.fast(ps).items()}], index=["one-shot"])
@@ -54,6 +84,13 @@ def feedback_frame(table: Table, ps: Sequence[float] = study.SEED_PS) -> pd.Data
         {f"{r} rounds": {mode: " / ".join(f"{row[r][p]:.2f}" for p in ps) for mode, row in table.items()}
          for r in rounds}
     ).rename_axis(f"feedback (fast_{ps[0]:g} / fast_{ps[-1]:g})")
+
+
+def kernelbench_one_shot_frame() -> pd.DataFrame:
+    """Return KernelBench's one-shot fast_1 over PyTorch Eager (%) per model and level (arXiv 2502.10517v1, Figure 2)."""
+    rows = {str(r["model"]): {f"Level {c[-1]}": r[c] for c in data.KERNELBENCH_LEVELS}
+            for r in data.kernelbench_one_shot_rows()}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("one-shot fast_1 (%)").astype("Int64")
 
 
 def kernelbench_frame(rounds: int = 10, task_seed: int = study.SEED_TASK_SEED,

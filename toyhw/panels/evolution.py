@@ -98,15 +98,16 @@ def branches_figure(seed: int, budget: int) -> Figure:
 def describe_latent(row: ablations.BranchRow) -> str:
     """Return an HTML card: a final-database program with a latent bad branch, the check's message, a crash."""
     setting = "on" if row.check else "off"
-    best = f"<br>The best program of this run {'has' if row.best_has_bad_branch else 'has no'} bad branch."
+    best = (f"<br>The best program of this run {'has a bad branch too' if row.best_has_bad_branch else 'has none'}."
+            if row.example is not None else "")
     if row.example is None:
         return (f"<b>Branch check {setting}, seed {row.seed}:</b> no program in the final database has a branch that "
-                "cannot launch" + (" — the check refused every such program before it ran." if row.check else ".") + best)
+                "cannot launch" + (" — the check refused every such program before it ran." if row.check else "."))
     program = simplify(row.example)
     problems = "<br>".join(html.escape(p.message()) for p in static_check(render(program))[1])
     crash = ablations.crashes(program, ablations.context().new)
     first = (f"It fails on {len(crash)} of the 100 new shapes, e.g. {html.escape(crash[0].shape.label())} "
-             f"(line {crash[0].line})." if crash else "")
+             f"(line {crash[0].line})." if crash else "No new shape reaches the bad branch either: it stays latent.")
     return (f"<b>Branch check {setting}, seed {row.seed}: a program of the final database with a latent bad "
             f"branch</b><pre>{html.escape(render(program))}</pre><b>Static check:</b><br>{problems}<br>{first}{best}")
 

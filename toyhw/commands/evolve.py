@@ -1,0 +1,118 @@
+"""`python -m toyhw evolve`: one run of a variant with the mock LLM, a real model (--llm) or a logged run (--replay).
+
+Without --llm or --replay the run is the mock's, offline and identical to `ablations` for that variant and seed. With
+--llm every proposal is one chat call to the endpoint (plus retries), logged with --log; --replay re-runs a log with no
+network. The result table is the one of `ablations`.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Optional
+
+from toyhw.commands import ablations as ablations_command
+from toyhw.evolve import ablations, variants
+from toyhw.evolve.chat import ChatLLM, PromptedLLM, ReplayError, ReplayLLM
+from toyhw.evolve.chatlog import read_log
+from toyhw.evolve.endpoint import Endpoint, EndpointUnavailable
+from toyhw.evolve.prompt import ANSWER_FORMATS, settings_for
+
+HELP = "one mini AlphaEvolve run: the mock LLM, a real model (--llm URL --model NAME) or a logged run (--replay F)"
+DEFAULTS = {"variant": "full", "seed": 0, "budget": 50}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the run (variant, seed, budget), the model (--llm, --model, --log, call settings) and --replay."""
+    parser.add_argument("--variant", default=None, help=f"ablation variant (default full, or the log's with --replay; "
+                                                         f"known: {','.join(variants.available())})")
+    parser.add_argument("--seed", type=int, default=None, help="seed (default 0, or the log's with --replay)")
+    parser.add_argument("--budget", type=int, default=None,
+                        help="proposed programs = LLM calls (default 50, or the log's with --replay)")
+    parser.add_argument("--llm", nargs="?", const="", default=None, metavar="URL",
+                        help="an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (--llm alone: "
+                             "$TOYHW_LLM_BASE_URL); the key is read from $TOYHW_LLM_API_KEY or $OPENAI_API_KEY")
+    parser.add_argument("--model", default=None, help="model name at the endpoint (default $TOYHW_LLM_MODEL)")
+    parser.add_argument("--log", default=None, metavar="FILE", help="write every prompt and reply to FILE (JSONL)")
+    parser.add_argument("--replay", default=None, metavar="FILE", help="replay a logged run, with no network")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per try of a call (default 120)")
+    parser.add_argument("--attempts", type=int, default=3, help="tries per call, the first included (default 3)")
+    parser.add_argument("--temperature", type=float, default=0.8, help="sampling temperature (default 0.8)")
+    parser.add_argument("--max-tokens", type=int, default=None, help="reply token limit (default: the server's)")
+    parser.add_argument("--answer", choices=ANSWER_FORMATS, default="diff",
+                        help="answer format asked for: SEARCH/REPLACE blocks (diff, default) or the whole program")
+
+
+def _progress(budget: int):
+    """Return a progress callback that prints one line per call on stderr."""
+
+    def report(call: int, proposal, reply) -> None:
+        outcome = "no program: " + proposal.description[:80] if proposal.program is None else proposal.operator
+        seconds = sum(a.seconds for a in reply.attempts)
+        print(f"call {call}/{budget}: {outcome} ({seconds:.1f} s, {len(reply.attempts)} tries)", file=sys.stderr)
+    return report
+
+
+def _llm(args: argparse.Namespace, run: dict) -> Optional[PromptedLLM]:
+    """Return the proposal step the options ask for (None = the mock), filling `run` from a replayed log."""
+    if args.replay is not None:
+        if args.llm is not None or args.log is not None or args.model is not None:
+            raise ValueError("--replay replays a logged run: it takes no --llm, --model or --log")
+        header, _ = read_log(args.replay)
+        for key in DEFAULTS:
+            run[key] = run[key] if run[key] is not None else header.get(key, DEFAULTS[key])
+        return ReplayLLM(args.replay)
+    for key, value in DEFAULTS.items():
+        run[key] = run[key] if run[key] is not None else value
+    if args.llm is None:
+        if args.log is not None or args.model is not None:
+            raise ValueError("--log and --model need --llm URL (the mock LLM runs offline and has nothing to log)")
+        return None
+    endpoint = Endpoint.from_env(args.llm or None, args.model, timeout=args.timeout, attempts=args.attempts,
+                                 temperature=args.temperature, max_tokens=args.max_tokens)
+    variants.get(run["variant"])  # an unknown variant fails before the log is made
+    return ChatLLM(endpoint, settings_for(run["variant"], args.answer), log=args.log, header=dict(run),
+                   seed=run["seed"], progress=_progress(run["budget"]) if sys.stderr.isatty() else None)
+
+
+def run(args: argparse.Namespace) -> dict:
+    """Return the `ablations` JSON for one variant and seed, plus "llm": {"kind", "model", "calls", "statuses",
+    "failures": [{"step", "reason"}], "log"}."""
+    spec = {"variant": args.variant, "seed": args.seed, "budget": args.budget}
+    try:
+        llm = _llm(args, spec)
+        summary = (ablations.run_one(spec["variant"], spec["seed"], spec["budget"]) if llm is None
+                   else ablations.run_variant(spec["variant"], spec["seed"], spec["budget"], llm))
+    except (EndpointUnavailable, ReplayError) as err:
+        where = f" (the calls made so far are in {args.log})" if args.log else ""
+        raise ValueError(f"{err}{where}") from None
+    ctx = ablations.context()
+    kind = "mock" if llm is None else "replay" if isinstance(llm, ReplayLLM) else "chat"
+    model = llm.header.get("endpoint", {}).get("model") if kind == "replay" else \
+        llm.endpoint.model if kind == "chat" else None
+    return {
+        "budget": summary.budget, "seeds": [summary.seed],
+        "oracle": {"train": ctx.oracle_train, "test": ctx.oracle_test},
+        "variants": {summary.variant: {"history": [list(summary.history)], "final": [summary.final],
+                                       "test": [summary.test], "bench_runs": [summary.bench_runs],
+                                       "rules": [summary.rules]}},
+        "llm": {"kind": kind, "model": model, "calls": 0 if llm is None else llm.calls,
+                "statuses": dict(summary.statuses),
+                "failures": [] if llm is None else [{"step": s, "reason": r} for s, r in llm.failures],
+                "log": args.replay if kind == "replay" else args.log},
+    }
+
+
+def render(result: dict) -> str:
+    """Return the `ablations` table, then who proposed, how the proposals ended and the first failures."""
+    info = result["llm"]
+    who = {"mock": "the mock LLM (offline)", "chat": f"model {info['model']!r}, {info['calls']} calls",
+           "replay": f"a replay of {info['log']} (model {info['model']!r}), no network"}[info["kind"]]
+    lines = [ablations_command.render(result), f"proposals by {who}: "
+             + ", ".join(f"{status} {n}" for status, n in info["statuses"].items())]
+    for failure in info["failures"][:5]:
+        lines.append(f"  step {failure['step']}: {failure['reason']}")
+    if len(info["failures"]) > 5:
+        lines.append(f"  ... and {len(info['failures']) - 5} more failed proposals")
+    if info["kind"] == "chat" and info["log"]:
+        lines.append(f"every prompt and reply is in {info['log']}; replay it with --replay {info['log']}")
+    return "\n".join(lines)

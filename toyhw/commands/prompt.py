@@ -1,0 +1,46 @@
+"""`python -m toyhw prompt`: the prompt a real system would send the LLM at one step of a run, and the mock's answer."""
+from __future__ import annotations
+
+import argparse
+
+from toyhw.evolve import prompt as prompt_lib, prompt_view, variants
+
+HELP = "the prompt an AlphaEvolve-style system would send at one step of a run, and what the mock LLM did (lecture 14)"
+TOKEN_RULE = "estimated: words, 3-digit number chunks, line breaks and punctuation pairs; no tokenizer"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the variant, the seed, the step and the answer format."""
+    parser.add_argument("--variant", default="full",
+                        help=f"ablation variant (default full; known: {','.join(variants.available())})")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
+    parser.add_argument("--step", type=int, default=100, help="which proposal of the run, 1 = the first (default 100)")
+    parser.add_argument("--answer", choices=prompt_lib.ANSWER_FORMATS, default="diff",
+                        help="answer format asked for: SEARCH/REPLACE blocks (diff, default) or the whole program")
+
+
+def run(args: argparse.Namespace) -> dict:
+    """Return {"variant", "seed", "step", "answer", "messages", "parts", "chars", "tokens", "token_rule", "mock"}."""
+    view = prompt_view.prompt_at(args.variant, args.seed, args.step, args.answer)
+    return {
+        "variant": view.variant, "seed": view.seed, "step": view.step, "answer": args.answer,
+        "messages": view.prompt.messages(), "parts": dict(view.prompt.parts),
+        "chars": view.chars, "tokens": view.tokens, "token_rule": TOKEN_RULE,
+        "mock": {"description": view.description, "operator": view.operator, "parent_score": view.parent_score,
+                 "child_score": view.child_score, "child_source": view.child_source, "diff": view.diff,
+                 "reply": view.reply},
+    }
+
+
+def render(result: dict) -> str:
+    """Return the prompt as both messages, then its size and what the mock LLM did with it."""
+    system, user = (m["content"] for m in result["messages"])
+    mock = result["mock"]
+    lines = [f"[system]\n{system}\n\n[user]\n{user}\n",
+             f"--- {result['variant']}, seed {result['seed']}, step {result['step']}: {result['chars']:,} characters, "
+             f"about {result['tokens']:,} tokens ({result['token_rule']}); parts: {', '.join(result['parts'])}",
+             f"--- what the mock LLM did ({mock['operator']}): {mock['description']}",
+             f"--- the child scores {mock['child_score']:.4f} on the training shapes (parent "
+             f"{mock['parent_score']:.4f}); its diff against the parent:",
+             mock["diff"].rstrip() or "(no change)"]
+    return "\n".join(lines)

@@ -1,0 +1,201 @@
+"""How wrong is the GEMM model? Its times against published measurements of real GEMMs (data/gemm_measurements.csv).
+
+The measurements are of libraries (cuBLAS, mostly), which pick their own tile and schedule, so the model's counterpart
+of a measurement is its best time over the whole config space with either schedule (waves or stream-K), on the
+measured GPU. The way a benchmark times a kernel matters as much as the kernel for small problems, so each prediction
+adds what the row's timing method adds:
+
+- "graph" (inside a CUDA graph): the model's time as it is (its launch is a launch inside a graph);
+- "trace" (a profiler's kernel duration): without the launch;
+- "per_call" (CUDA events around every call, L2 flushed before it): PER_CALL_OVERHEAD_US instead of the launch;
+- "back_to_back" (events around a run of eager calls): at least EAGER_FLOOR_US per call, the host's cost of launching
+  one eager PyTorch matmul, which a small kernel cannot hide.
+
+A benchmark that does not flush L2 and whose operands fit in it reads them from L2 (`warm_l2`). Error of one row =
+model time / measured time; the summary is the geometric mean of max(r, 1/r) minus 1 and the worst row.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Iterable, Optional
+
+import numpy as np
+
+from toyhw import data
+from toyhw.gemm import config as gemm_config, cost
+from toyhw.gemm.gpu import GPU, get_gpu
+from toyhw.gemm.shapes import Shape
+
+PER_CALL_OVERHEAD_US = 6.05  # fit: what CUDA events around one call add to the kernel (tools/calibrate_gemm.py)
+EAGER_FLOOR_US = 12.0  # fit: the host's cost of one eager torch.mm, the floor of back-to-back timing (one row: G033)
+REGIMES = (("decode", 1, 16), ("mid", 17, 512), ("prefill", 513, None))  # by definition (M = tokens)
+"""Regimes by M: decode (M <= 16), mid (17-512), prefill (> 512)."""
+TARGET_GEOMEAN_ERROR = 0.10  # the pack's target: 10% off on average ...
+TARGET_WORST_RATIO = 1.35  # ... and no measurement off by more than 1.35x
+SQUARE_SIZES = (2048, 4096, 6144, 8192, 12288)  # where `best_efficiency` looks for the model's ceiling
+
+
+@dataclasses.dataclass(frozen=True)
+class Measurement:
+    """One published measurement the model is held against.
+
+    Attributes:
+        id: the row's id in data/gemm_measurements.csv.
+        gpu: the pack's GPU key.
+        shape: the GEMM (name "measured").
+        measured_us: the measured time per GEMM, microseconds.
+        timing: how it was timed ("graph", "trace", "per_call", "back_to_back").
+        warm_l2: the operands were in L2 (no flush, and they fit).
+        library: what was measured (cuBLAS via torch.mm, ...).
+        source: where the number comes from.
+    """
+
+    id: str
+    gpu: str
+    shape: Shape
+    measured_us: float
+    timing: str
+    warm_l2: bool
+    library: str
+    source: str
+
+    @property
+    def regime(self) -> str:
+        """Return "decode", "mid" or "prefill" by M."""
+        return regime(self.shape.M)
+
+
+@dataclasses.dataclass(frozen=True)
+class Check:
+    """The model against one measurement.
+
+    Attributes:
+        measurement: the published figure.
+        model_us: the model's prediction of what that benchmark would report, microseconds.
+        kernel_us: the model's kernel time (best config and schedule), microseconds.
+        config: the model's best config; schedule: its schedule.
+        ratio: model_us / measured_us (> 1: the model is pessimistic).
+    """
+
+    measurement: Measurement
+    model_us: float
+    kernel_us: float
+    config: gemm_config.GemmConfig
+    schedule: str
+
+    @property
+    def ratio(self) -> float:
+        """Return model / measured."""
+        return self.model_us / self.measurement.measured_us
+
+    @property
+    def off_by(self) -> float:
+        """Return max(ratio, 1 / ratio): how many times off, whichever way."""
+        return max(self.ratio, 1.0 / self.ratio)
+
+
+def regime(M: int) -> str:
+    """Return the regime of a token count: "decode" (M <= 16), "mid" (17-512) or "prefill" (> 512)."""
+    for name, lo, hi in REGIMES:
+        if M >= lo and (hi is None or M <= hi):
+            return name
+    raise ValueError(f"M = {M!r} is not allowed; M must be an integer >= 1")
+
+
+def measurements(include_unused: bool = False) -> list[Measurement]:
+    """Return the dataset's rows the model is validated against (`use` = yes), or every row on a pack GPU."""
+    out = []
+    for row in data.measurement_rows():
+        if not row["gpu"] or (row["use"] != "yes" and not include_unused):
+            continue
+        M, N, K = int(row["m"]), int(row["n"]), int(row["k"])
+        us = row["measured_us"] if row["measured_us"] is not None else 2e-6 * M * N * K / float(row["measured_tflops"])
+        operands = 2.0 * (M * K + K * N + M * N)
+        warm = row["l2_flushed"] == "no" and operands <= get_gpu(str(row["gpu"])).l2_bytes
+        out.append(Measurement(str(row["id"]), str(row["gpu"]), Shape("measured", M, N, K), float(us),
+                               str(row["timing"]), warm, str(row["library"]), str(row["source"])))
+    return out
+
+
+def best_kernel(shape: Shape, gpu: GPU, warm_l2: bool = False) -> tuple[float, gemm_config.GemmConfig, str]:
+    """Return the model's best kernel time (us) over every config and both schedules, with that config and schedule."""
+    configs = gemm_config.config_space()
+    cols = _columns(gpu)
+    best: Optional[tuple[float, gemm_config.GemmConfig, str]] = None
+    for kind in cost.SCHEDULES:
+        times = cost.evaluate(cols, shape, gpu, kind, warm_l2)["time"] * 1e6
+        i = int(np.argmin(times))
+        if best is None or times[i] < best[0]:
+            best = (float(times[i]), configs[i], kind)
+    assert best is not None
+    return best
+
+
+_COLUMNS: dict[GPU, dict] = {}
+
+
+def _columns(gpu: GPU) -> dict:
+    if gpu not in _COLUMNS:  # keyed by the GPU's value: a calibration that changes a field gets fresh columns
+        _COLUMNS[gpu] = cost.config_arrays(gemm_config.config_space(), gpu)
+    return _COLUMNS[gpu]
+
+
+def predict(m: Measurement, gpu: Optional[GPU] = None) -> Check:
+    """Return what the model says the benchmark of `m` would report (see the module docstring for each timing)."""
+    device = gpu if gpu is not None else get_gpu(m.gpu)
+    kernel, config, kind = best_kernel(m.shape, device, m.warm_l2)
+    launch = device.launch_s * 1e6
+    if m.timing == "trace":
+        model = kernel - launch
+    elif m.timing == "per_call":
+        model = kernel - launch + PER_CALL_OVERHEAD_US
+    elif m.timing == "back_to_back":
+        model = max(kernel, EAGER_FLOOR_US)
+    elif m.timing == "graph":
+        model = kernel
+    else:
+        raise ValueError(f"measurement {m.id}: timing = {m.timing!r} cannot be modelled")
+    return Check(m, model, kernel, config, kind)
+
+
+def best_efficiency(gpu: GPU) -> float:
+    """Return the model's best square-GEMM efficiency on `gpu` (share of the datasheet peak) over SQUARE_SIZES.
+
+    The counterpart of a published shape search (the MAMF rows of the dataset): the calibration sets each GPU's
+    tc_sustained_share so that this equals the best published efficiency.
+    """
+    return max(2.0 * n ** 3 / (best_kernel(Shape("square", n, n, n), gpu)[0] * 1e-6) / gpu.bf16_flops
+               for n in SQUARE_SIZES)
+
+
+def checks(rows: Optional[Iterable[Measurement]] = None) -> list[Check]:
+    """Return the model against every validation row, in file order."""
+    return [predict(m) for m in (measurements() if rows is None else rows)]
+
+
+def geomean_error(found: Iterable[Check]) -> float:
+    """Return the geometric mean of max(r, 1/r) over the checks, minus 1 (0.10 = "10% off on average")."""
+    logs = [abs(math.log(c.ratio)) for c in found]
+    if not logs:
+        raise ValueError("no measurements to summarize")
+    return math.exp(sum(logs) / len(logs)) - 1.0
+
+
+def summary(found: list[Check]) -> dict:
+    """Return the JSON summary: overall and per-regime/per-GPU geometric-mean error, the worst row, the targets."""
+    worst = max(found, key=lambda c: c.off_by)
+    by = {}
+    for key, label in (("regime", lambda c: c.measurement.regime), ("gpu", lambda c: c.measurement.gpu)):
+        groups: dict[str, list[Check]] = {}
+        for c in found:
+            groups.setdefault(label(c), []).append(c)
+        by[key] = {k: {"n": len(v), "geomean_error": geomean_error(v)} for k, v in groups.items()}
+    return {
+        "n": len(found), "geomean_error": geomean_error(found),
+        "worst": {"id": worst.measurement.id, "ratio": worst.ratio, "off_by": worst.off_by},
+        "by_regime": by["regime"], "by_gpu": by["gpu"],
+        "targets": {"geomean_error": TARGET_GEOMEAN_ERROR, "worst_off_by": TARGET_WORST_RATIO},
+        "within_targets": geomean_error(found) <= TARGET_GEOMEAN_ERROR and worst.off_by <= TARGET_WORST_RATIO,
+        "misses": [c.measurement.id for c in found if c.off_by > TARGET_WORST_RATIO],
+    }
