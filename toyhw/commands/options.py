@@ -131,6 +131,30 @@ def gemm_shape(option: str, max_dim: int) -> Callable[[str], tuple[int, int, int
     return parse
 
 
+def _num(value: float) -> str:
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
+
+
+def bounded(option: str, low: float, high: float, example: str, kind: type = float,
+            low_open: bool = False) -> Callable[[str], float]:
+    """Return an argparse type for one number (`kind` int or float) in [low, high] ((low, high] with `low_open`)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = _integer(option, text, example) if kind is int else float(text)
+        except ValueError:
+            value = float("nan")
+        below = value <= low if low_open else value < low
+        if value != value or below or value > high:  # NaN, inf and out of range alike
+            bracket = "(" if low_open else "["
+            raise argparse.ArgumentTypeError(f"{option} = {_show(text)} is not allowed; give a number in "
+                                             f"{bracket}{_num(low)}, {_num(high)}], e.g. {example}")
+        return value
+
+    parse.__name__ = option
+    return parse
+
+
 def seed(option: str) -> Callable[[str], int]:
     """Return an argparse type for one seed (an integer >= 0: `random.Random(-3)` would repeat `Random(3)`)."""
     return integer(option, checks.check_seed, "230")
