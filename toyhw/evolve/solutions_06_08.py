@@ -211,7 +211,7 @@ def serial_and_parallel_agree(names: Sequence[str] = ("full", "small_llm"), seed
     Only machine-independent results: the runs' histories, best programs and kernel runs (never seconds).
     """
     jobs = sweep.grid(names, seeds, [budget])
-    serial = [ablations.run_one.__wrapped__(j.variant, j.seed, j.budget) for j in jobs]
+    serial = [ablations.run_fresh(j.variant, j.seed, j.budget) for j in jobs]
     with concurrent.futures.ProcessPoolExecutor(workers) as pool:
         parallel = sweep.run_grid(jobs, executor=pool)
     same = all(a.history == b.history and a.best == b.best and a.bench_runs == b.bench_runs
