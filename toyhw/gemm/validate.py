@@ -206,7 +206,7 @@ def summary(found: list[Check]) -> dict:
     }
 
 
-TIMINGS = ("graph", "trace", "per_call", "back_to_back")
+TIMINGS = ("graph", "trace", "per_call", "back_to_back")  # by definition: the methods the docstring models
 """The timing methods the model can reproduce (module docstring), from the least to the most overhead per call."""
 
 
