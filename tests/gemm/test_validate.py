@@ -142,3 +142,14 @@ def test_a_library_without_stream_k_shows_a_deeper_dip_than_the_measurement():
     assert both < measured < waves
     assert validate.predict(big).schedule == "stream_k"
     assert validate.best_kernel(big.shape, get_gpu("H100"), schedules=("waves",))[2] == "waves"
+
+
+def test_the_formatted_table_and_the_calibrated_figures():
+    rows = validate.error_table(validate.checks())
+    text = validate.format_error_table(rows)
+    assert len(text.splitlines()) == len(rows) + 1 and f"{rows[0]['geomean_error']:.1%}" in text.splitlines()[1]
+    h100 = validate.calibration(get_gpu("H100"))
+    assert h100["launch us"] == 1.0 and h100["achievable share"] == 0.92
+    assert h100["achievable TB/s"] == pytest.approx(3.35 * 0.92)
+    assert h100["best square GEMM"] == pytest.approx(validate.best_efficiency(get_gpu("H100")))
+    assert h100["sustained share"] > h100["best square GEMM"]  # the best tile still loses its ramp-up and tail

@@ -246,3 +246,23 @@ def as_timed(m: Measurement) -> dict[str, float]:
     The same kernel, four benchmarks: what a published number means depends on how it was taken.
     """
     return {timing: predict(dataclasses.replace(m, timing=timing)).model_us for timing in TIMINGS}
+
+
+def format_error_table(rows: list[dict]) -> str:
+    """Return `error_table` rows as a fixed-width text table (error in %, the worst row and its model / measured)."""
+    lines = [f"{'by':<8}{'group':<14}{'n':>4}{'error':>8}  worst row (model / measured)"]
+    for r in rows:
+        lines.append(f"{r['by']:<8}{r['group']:<14}{r['n']:>4}{r['geomean_error']:>8.1%}  {r['worst']} "
+                     f"({r['worst_ratio']:.2f}x)")
+    return "\n".join(lines)
+
+
+def calibration(gpu: GPU) -> dict[str, float]:
+    """Return the GPU's four calibrated figures, in the units the notebook prints, and the ceiling they give.
+
+    Keys: "sustained share" (of the dense peak), "achievable TB/s" (and "achievable share"), "loaded latency us",
+    "launch us" (inside a CUDA graph) and "best square GEMM" (`best_efficiency`: the model's best share of the peak).
+    """
+    return {"sustained share": gpu.tc_sustained_share, "achievable share": gpu.hbm_achievable_share,
+            "achievable TB/s": gpu.achievable_bytes_per_s / 1e12, "loaded latency us": gpu.load_latency_s * 1e6,
+            "launch us": gpu.launch_s * 1e6, "best square GEMM": best_efficiency(gpu)}
