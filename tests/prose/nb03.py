@@ -206,7 +206,7 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
         _holds(cost.L2_TO_SM_FACTOR == 4.0, f"about {busy:.0f} busy SMs are needed to saturate HBM"),
         f"With only {b['expert'].blocks} blocks, {h100.sms - b['expert'].blocks} SMs sit idle",
         f"**loaded latency** of {h100.load_latency_s * 1e6:.3f} us, {in_flight:.2f} MB must be in flight",
-        f"the **launch** ({h100.launch_s * 1e6:.1f} us inside a **CUDA graph** on H100",
+        f"the **launch** ({h100.launch_s * 1e6:.1f} us on H100 inside a **CUDA graph**",
         f"N = {qkv16.N}, so a 64-wide tile makes only {qkv16.N // 64} blocks",
         _holds(cand["expert"] == GemmConfig(16, 64, 256, 4, 5, 1),
                f"(16x64x256, 4 warps, 5 stages): {b['expert'].blocks} blocks for {h100.sms} SMs, bound by what "
