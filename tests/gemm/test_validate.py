@@ -137,7 +137,8 @@ def test_a_library_without_stream_k_shows_a_deeper_dip_than_the_measurement():
     rows = {m.id: m for m in validate.measurements()}
     small, big = rows["G020"], rows["G021"]  # 2048^3 and 2176^3: 2.19 waves of 128x128 tiles
     measured = big.measured_us / small.measured_us
-    waves = validate.predict(big, schedules=("waves",)).model_us / validate.predict(small, schedules=("waves",)).model_us
+    waves = (validate.predict(big, schedules=("waves",)).model_us
+             / validate.predict(small, schedules=("waves",)).model_us)
     both = validate.predict(big).model_us / validate.predict(small).model_us
     assert both < measured < waves
     assert validate.predict(big).schedule == "stream_k"

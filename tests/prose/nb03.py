@@ -95,7 +95,8 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
         # Think! 1
         _holds(kinds["L40S"]["shared memory"] > kinds["H100"]["shared memory"],
                f"With {l40s.smem_per_block:,} B per block against {h100.smem_per_block:,} B on H100 it is the first "
-               f"failing check for {kinds['L40S']['shared memory']} configs instead of {kinds['H100']['shared memory']}"),
+               f"failing check for {kinds['L40S']['shared memory']} configs instead of "
+               f"{kinds['H100']['shared memory']}"),
         f"fits {fits['H100']} stages on H100 but only {fits['L40S']} on the L40S",
         f"(from {kinds['H100']['registers']} to {kinds['L40S']['registers']} and from "
         f"{kinds['H100']['warp tiling']} to {kinds['L40S']['warp tiling']})",
@@ -251,12 +252,13 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
     slower = [r for r in ratios if r > 1.0]
     decode_oracle, prefill_oracle = table.oracle(qkv16)[0], table.oracle(prefill)[0]
     differ = [f for f in gemm_config.FIELDS if getattr(decode_oracle, f) != getattr(prefill_oracle, f)]
+    g003 = [r for r in data.measurement_rows() if r["id"] == "G003"][0]
     q += [
         f"up to 4 per SM sub-partition ({cost.WARPS_FULL} per SM)",
         f"the older `mma.sync` path, at {_pct(cost.MMA_FALLBACK)} of the speed in the model",
         f"{h100.tc_sustained_share:.1%} in the model's H100, which makes its best square GEMM reach "
         f"{validate.best_efficiency(h100):.1%} of the peak, where the best published shape search reached "
-        f"{[r for r in data.measurement_rows() if r['id'] == 'G003'][0]['measured_tflops'] * 1e12 / h100.bf16_flops:.1%}",
+        f"{g003['measured_tflops'] * 1e12 / h100.bf16_flops:.1%}",
         _holds(h100.warpgroup_mma, "full speed needs 64-row tiles computed by warpgroups of 4 warps"),
         _holds(ranked[0][1] == (256, 128) and ranked[1][1] == (128, 256) and ranked[2][1] == (128, 128),
                f"In this slice 256x128 is the best cell ({ranked[0][0]:.1f} us) and 128x256 is "
@@ -350,7 +352,8 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
         f"At decode the oracle gets from {dmin.closeness:.1%} ({dmin.shape.name}) to {dmax.closeness:.1%} "
         f"({dmax.shape.name}) of the roofline; at prefill from {pmin.closeness:.1%} ({pmin.shape.name} at "
         f"M = {pmin.shape.M}) to {pmax.closeness:.1%}",
-        f"By regime, over all {len(all_shapes)} shapes, the geometric means are decode {regimes['decode']:.0%}, mid {regimes['mid']:.0%} and prefill "
+        f"By regime, over all {len(all_shapes)} shapes, the geometric means are decode {regimes['decode']:.0%}, "
+        f"mid {regimes['mid']:.0%} and prefill "
         f"{regimes['prefill']:.0%}",
         f"70B/8 o streams {weights['70B/8 o']:.1f} MB of weights, 8B gate_up {weights['8B gate_up']:.0f} MB",
         f"8B gate_up: {table.roofline(o_dec['8B gate_up']) / oc['8B gate_up'].time_us:.0%} "
@@ -565,14 +568,15 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
                f"where the expert's 128x256 tile is already as fast as the oracle"),
     ]
     h_bm, a_bm = solutions.oracle_block_m("H100"), solutions.oracle_block_m("A100")
+    gate24 = shapes.layer_shape("8B gate_up", 24)
     q += [
         _holds(h_bm == {16: 16, 24: 64, 48: 64, 64: 64} and a_bm == {16: 16, 24: 32, 48: 64, 64: 64},
                "On H100 the oracle's BLOCK_M is 16 at M = 16 and 64 from M = 24 on; on A100 it follows M: 16 at "
                "M = 16, 32 at M = 24 and 64 from M = 48 on"),
         f"At M = 24 the H100 oracle pads {_pct(waste(24, 64))} of its math rather than use a 32-row tile",
         f"a tile under 64 rows falls back to {_pct(cost.MMA_FALLBACK)} of the tensor-core speed",
-        _holds(cost.gemm_time(table.oracle(shapes.layer_shape("8B gate_up", 24))[0], shapes.layer_shape("8B gate_up", 24),
-                              h100).bound == "dram", "At M = 24 the shape is still DRAM-bound"),
+        _holds(cost.gemm_time(table.oracle(gate24)[0], gate24, h100).bound == "dram",
+               "At M = 24 the shape is still DRAM-bound"),
         f"(the best small tile is {solutions.small_tile_penalty('H100', M=24) - 1:.1%} slower); at M = 48 the best "
         f"tile under 64 rows is {solutions.small_tile_penalty('H100', M=48) - 1:.1%} slower than the oracle on H100 "
         f"and {solutions.small_tile_penalty('A100', M=48) - 1:.1%} on A100",
@@ -581,7 +585,8 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
     q += [
         f"The H100's loaded latency ({h100.load_latency_s * 1e6:.3f} us) is a fitted constant",
         _holds(max(base_ranks, key=lambda k: abs(slow_ranks[k].rank - fast_ranks[k].rank))[0] == 256,
-               f"The 256 entry moves most: on gate/up it ranks {base.rank}nd with the fitted latency, {fast.rank}th at 0.5 us (as fast as the model's "
+               f"The 256 entry moves most: on gate/up it ranks {base.rank}nd with the fitted latency, {fast.rank}th at "
+               f"0.5 us (as fast as the model's "
         f"best) and {slow.rank}rd at 1.2 us ({slow.slowdown:.2f} times the best)"),
         "at M = 256 the tensor cores are not busy enough",
         _holds(base.config.num_stages == 3, "It has 3 stages, so each K step waits half a latency"),
