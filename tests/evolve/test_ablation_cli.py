@@ -1,4 +1,4 @@
-"""`python -m toyhw ablations | targeting | branches`: the JSON contract of DESIGN.md and errors that name the input."""
+"""`python -m toyhw ablations | targeting | branches`: the JSON contract the README documents, and errors that name the input."""
 import fcntl
 import json
 import os

@@ -13,7 +13,7 @@ from toyhw.kernels.optimize import ProposerError
 
 DATA = pathlib.Path(__file__).parents[1] / "data"
 
-# DESIGN.md's table: fast_1 / fast_1.5 per feedback mode after 5, 10, 20, 50 rounds (seed 230, 200 tasks).
+# lecture 10's table (the seed script's output): fast_1 / fast_1.5 per feedback mode after 5, 10, 20, 50 rounds (seed 230, 200 tasks).
 SEED_TABLE = {
     "resample": ["0.72 / 0.27", "0.81 / 0.34", "0.92 / 0.35", "0.97 / 0.46"],
     "scalar": ["0.58 / 0.18", "0.77 / 0.30", "0.87 / 0.39", "0.97 / 0.46"],
