@@ -20,8 +20,7 @@ from toyhw.evolve import ablations, variants  # noqa: E402
 
 def clear_caches() -> None:
     """Empty the demo caches (the time table stays cached: it belongs to the GEMM model's benchmark)."""
-    for cached in (ablations.run_one, ablations.targeting, ablations.branch_row):
-        cached.cache_clear()
+    ablations.clear_caches()
 
 
 def cli_seconds(*args: str) -> float:

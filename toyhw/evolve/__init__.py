@@ -27,7 +27,8 @@ The experiments
 17. `tables`    — their results as tables, and observations computed from them;
 18. `sweep`     — grids of runs through any `concurrent.futures.Executor` (processes, Dask);
 19. `scaling`   — measured cost against budget, seeds, variants and processes;
-20. `solutions` — reference solutions of the notebooks' exercises (one block per notebook).
+20. `solutions` — reference solutions of the exercises of notebooks 04 and 05 (one block per notebook);
+21. `solutions_06_08` — reference solutions of the exercises of notebooks 06-08.
 
 Depends on the GEMM model (toyhw.gemm) and the shared modules; never on lecture 10 (toyhw.kernels).
 """

@@ -12,6 +12,7 @@ from typing import Mapping, Optional, Sequence
 
 import numpy as np
 
+from toyhw.checks import check_seed, check_seeds
 from toyhw.gemm import shapes as shapes_lib
 from toyhw.evolve import variants as variants_lib
 from toyhw.evolve.evaluator import Evaluator, ShapeTimes, geomean_speedup, oracle_speedup
@@ -88,16 +89,35 @@ class RunSummary:
     statuses: Mapping[str, int] = field(default_factory=dict)
 
 
-@functools.lru_cache(maxsize=256)
+def check_run(variant: str, seed: int, budget: int) -> None:
+    """Raise naming the input unless `variant` is a known variant (UnknownNameError), `seed` a seed (an integer >= 0)
+    and `budget` an integer from 1 to MAX_BUDGET (ValueError)."""
+    variants_lib.get(variant)
+    check_seed("seed", seed)
+    check_budget(budget)
+
+
 def run_one(variant: str, seed: int, budget: int) -> RunSummary:
-    """Return one run of `variant` (a name of toyhw.evolve.variants) with `seed` and `budget` proposed programs."""
+    """Return one run of `variant` (a name of toyhw.evolve.variants) with `seed` and `budget` proposed programs
+    (cached in this process)."""
+    check_run(variant, seed, budget)
+    return _run_one(variant, seed, budget)
+
+
+def run_fresh(variant: str, seed: int, budget: int) -> RunSummary:
+    """Return `run_one(variant, seed, budget)` computed afresh, bypassing the cache (for measuring its cost)."""
+    return run_variant(variant, seed, budget)
+
+
+@functools.lru_cache(maxsize=256)
+def _run_one(variant: str, seed: int, budget: int) -> RunSummary:
     return run_variant(variant, seed, budget)
 
 
 def run_variant(variant: str, seed: int, budget: int, llm: Optional[ProposalStep] = None) -> RunSummary:
     """Return one run of `variant`, its LLM replaced by `llm` when given (a real model, a replay); not cached."""
+    check_run(variant, seed, budget)
     spec = variants_lib.get(variant)
-    check_budget(budget)
     ctx = context()
     evaluator = Evaluator(ctx.train, ctx.table)
     kwargs = dict(spec.evolve_kwargs) if llm is None else {**spec.evolve_kwargs, "llm": llm}
@@ -137,12 +157,15 @@ class AblationStudy:
 
 def ablation_study(variants: Sequence[str] = variants_lib.SEED_VARIANTS, seeds: Sequence[int] = SEEDS,
                    budget: int = BUDGET) -> AblationStudy:
-    """Return every variant x seed run at `budget` (each run cached; unknown variant -> KeyError)."""
+    """Return every variant x seed run at `budget` (each run cached; unknown variant -> UnknownNameError).
+
+    The variants and the seeds must each be distinct (a median over duplicated runs is wrong without looking wrong).
+    """
+    variants = variants_lib.check_variants("variants", variants)
+    seeds = check_seeds("seeds", seeds)
     check_budget(budget)
-    for name in variants:
-        variants_lib.get(name)
     ctx = context()
-    runs = {name: tuple(run_one(name, seed, budget) for seed in seeds) for name in variants}
+    runs = {name: tuple(_run_one(name, seed, budget) for seed in seeds) for name in variants}
     return AblationStudy(budget, tuple(seeds), runs, ctx.oracle_train, ctx.oracle_test)
 
 
@@ -201,10 +224,15 @@ def _share(rows, key: str) -> float:
     return float(w[stuck].sum() / w.sum())
 
 
-@functools.lru_cache(maxsize=64)
 def targeting(seed: int = 0, budget: int = 300) -> Targeting:
-    """Return demo 2 for one run of the full method."""
+    """Return demo 2 for one run of the full method (cached in this process)."""
+    check_seed("seed", seed)
     check_budget(budget)
+    return _targeting(seed, budget)
+
+
+@functools.lru_cache(maxsize=64)
+def _targeting(seed: int, budget: int) -> Targeting:
     ctx = context()
     evaluator = Evaluator(ctx.train, ctx.table)
     out = evolve(evaluator, budget, seed=seed)
@@ -251,10 +279,18 @@ class BranchRow:
                 "crash_new_shapes": self.crash_new_shapes, "best_has_bad_branch": self.best_has_bad_branch}
 
 
-@functools.lru_cache(maxsize=64)
 def branch_row(seed: int, budget: int, check: bool) -> BranchRow:
-    """Return demo 3's row for one run of the full method."""
+    """Return demo 3's row for one run of the full method, with or without the branch check (cached in this
+    process)."""
+    check_seed("seed", seed)
     check_budget(budget)
+    if not isinstance(check, bool):
+        raise ValueError(f"check = {check!r} is not allowed; it must be True or False")
+    return _branch_row(seed, budget, check)
+
+
+@functools.lru_cache(maxsize=64)
+def _branch_row(seed: int, budget: int, check: bool) -> BranchRow:
     ctx = context()
     evaluator = Evaluator(ctx.train, ctx.table, check_all_branches=check)
     out = evolve(evaluator, budget, seed=seed)
@@ -269,9 +305,17 @@ def branch_row(seed: int, budget: int, check: bool) -> BranchRow:
 
 
 def branches(seeds: Sequence[int] = SEEDS, budget: int = BUDGET) -> dict[str, list[BranchRow]]:
-    """Return demo 3: {"checked": rows, "unchecked": rows}, one row per seed."""
-    return {"checked": [branch_row(s, budget, True) for s in seeds],
-            "unchecked": [branch_row(s, budget, False) for s in seeds]}
+    """Return demo 3: {"checked": rows, "unchecked": rows}, one row per seed (seeds distinct)."""
+    seeds = check_seeds("seeds", seeds)
+    check_budget(budget)
+    return {"checked": [_branch_row(s, budget, True) for s in seeds],
+            "unchecked": [_branch_row(s, budget, False) for s in seeds]}
+
+
+def clear_caches() -> None:
+    """Empty every cache of this module except the problem's context (benchmarks start cold with it)."""
+    for cached in (_run_one, _targeting, _branch_row):
+        cached.cache_clear()
 
 
 @dataclass(frozen=True)

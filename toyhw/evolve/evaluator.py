@@ -188,8 +188,9 @@ class Evaluator:
 
     def __init__(self, train_shapes: Sequence[Shape], table, check_all_branches: bool = True, cascade: bool = True,
                  expert: Optional[Program] = None) -> None:
-        if not train_shapes:
+        if isinstance(train_shapes, Sequence) and not train_shapes:
             raise ValueError("train_shapes is empty; the evaluator needs at least one shape")
+        _check_shapes(train_shapes)
         self.data = ShapeTimes(train_shapes, table)
         self.shapes = self.data.shapes
         self.table = table
@@ -280,8 +281,18 @@ class Evaluator:
                          float(best[i] / times[i]), configs[best_idx[i]]) for i, s in enumerate(self.shapes)]
 
 
+def _check_shapes(shapes: Sequence[Shape]) -> None:
+    """Refuse an empty or malformed shape list: a geometric mean over no shapes is NaN, not a score."""
+    if isinstance(shapes, (str, bytes)) or not isinstance(shapes, Sequence) or not shapes:
+        raise ValueError(f"shapes = {shapes!r} is not allowed; give a non-empty list of Shape (e.g. ctx.train)")
+    for i, shape in enumerate(shapes):
+        if not isinstance(shape, Shape):
+            raise ValueError(f"shapes[{i}] = {shape!r} is not allowed; each must be a Shape (toyhw.gemm.shapes)")
+
+
 def geomean_speedup(program: Program, shapes: Sequence[Shape], table, expert: Optional[Program] = None) -> float:
     """Return `program`'s geometric-mean speedup over the expert on `shapes` (0.0 if it cannot launch on one)."""
+    _check_shapes(shapes)
     data = ShapeTimes(shapes, table)
     times = data.program_times(program)
     if not np.all(np.isfinite(times)):
@@ -291,6 +302,7 @@ def geomean_speedup(program: Program, shapes: Sequence[Shape], table, expert: Op
 
 def oracle_speedup(shapes: Sequence[Shape], table, expert: Optional[Program] = None) -> float:
     """Return the geometric-mean speedup of the best launchable config per shape over the expert (the ceiling)."""
+    _check_shapes(shapes)
     data = ShapeTimes(shapes, table)
     best = data.times.min(axis=1)
     return _geomean_ratio(data.program_times(expert if expert is not None else expert_program()), best)

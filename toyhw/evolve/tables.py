@@ -128,14 +128,42 @@ def lineage_frame(steps: Sequence[LineageStep], oracle: float) -> pd.DataFrame:
                          "what the LLM said it changed": [s.description for s in steps]})
 
 
-def targeting_frame(t: Targeting) -> pd.DataFrame:
-    """Return the top-5 shapes by vs_roofline next to the top-5 by vs_best."""
+def targeting_frame(t: Targeting, digits: int = 3) -> pd.DataFrame:
+    """Return the top-5 shapes by vs_roofline next to the top-5 by vs_best, with whether each shape is stuck.
+
+    Ratios are shown with `digits` decimals: with two, a vs_best of 0.9499 (not stuck) and 0.9519 (stuck) would both
+    read 0.95, and the "stuck" column would seem to contradict the number next to it.
+    """
+    def stuck(r) -> str:
+        return "yes" if r.vs_best > ablations.STUCK else "no"
+
     rows = []
     for a, b in zip(t.top_roofline, t.top_best):
-        rows.append({"most to gain by roofline": a.shape.label(), "vs_roofline": f"{a.vs_roofline:.2f}",
-                     "vs_best ": f"{a.vs_best:.2f}", "most to gain by best seen": b.shape.label(),
-                     "vs_roofline ": f"{b.vs_roofline:.2f}", "vs_best": f"{b.vs_best:.2f}"})
+        rows.append({"most to gain by roofline": a.shape.label(), "vs_roofline": f"{a.vs_roofline:.{digits}f}",
+                     "vs_best ": f"{a.vs_best:.{digits}f}", "stuck ": stuck(a),
+                     "most to gain by best seen": b.shape.label(), "vs_roofline ": f"{b.vs_roofline:.{digits}f}",
+                     "vs_best": f"{b.vs_best:.{digits}f}", "stuck": stuck(b)})
     return pd.DataFrame(rows)
+
+
+def stuck_share_frame(seeds: Sequence[int] = ablations.SEEDS, budgets: Sequence[int] = (300, 1000)) -> pd.DataFrame:
+    """Return demo 2 for every seed and budget: stuck shapes, each weighting's share of the draw on them, the top 5s.
+
+    One row per (budget, seed), from `ablations.targeting`: how many training shapes are stuck, the share of the target
+    draw that roofline and best-seen weighting send to them, which share is larger, how many shapes the two top-5
+    lists share and how many of roofline's top 5 are stuck.
+    """
+    rows = []
+    for budget in budgets:
+        for seed in seeds:
+            t = ablations.targeting(seed, budget)
+            roof, best = t.share_on_stuck["roofline"], t.share_on_stuck["best"]
+            rows.append({"budget": budget, "seed": seed, "stuck shapes": f"{t.n_stuck} of {len(t.rows)}",
+                         "share on stuck, roofline": f"{roof:.0%}", "share on stuck, best seen": f"{best:.0%}",
+                         "larger": "roofline" if roof > best else "best seen" if best > roof else "equal",
+                         "top-5 lists share": t.overlap_top5,
+                         "roofline's top 5 stuck": sum(r.vs_best > ablations.STUCK for r in t.top_roofline)})
+    return pd.DataFrame(rows).set_index(["budget", "seed"])
 
 
 def branches_frame(demo: dict[str, list[BranchRow]]) -> pd.DataFrame:

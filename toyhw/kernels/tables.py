@@ -6,10 +6,9 @@ from typing import Sequence
 import pandas as pd
 
 from toyhw import data
+from toyhw.checks import UnknownNameError
 from toyhw.kernels import study
-from toyhw.kernels.study import CAUSE_LABELS, OneShotReport
-
-Table = dict[str, dict[int, dict[float, float]]]
+from toyhw.kernels.study import CAUSE_LABELS, OneShotReport, Table
 
 
 def outcome_frame(report: OneShotReport) -> pd.DataFrame:
@@ -79,9 +78,11 @@ def one_shot_observations(report: OneShotReport) -> list[str]:
 
 def feedback_frame(table: Table, ps: Sequence[float] = study.SEED_PS) -> pd.DataFrame:
     """Return lecture 10's table: one row per mode, one column per round count, cells "fast_p1 / fast_p2"."""
+    ps = study.check_ps(ps)
+    rounds = study.check_table(table, ps)
     return pd.DataFrame(
         {f"{r} rounds": {mode: " / ".join(f"{row[r][p]:.2f}" for p in ps) for mode, row in table.items()}
-         for r in next(iter(table.values()))}
+         for r in rounds}
     ).rename_axis(f"feedback (fast_{ps[0]:g} / fast_{ps[-1]:g})")
 
 
@@ -116,6 +117,13 @@ def kernelbench_frame(rounds: int = 10, task_seed: int = study.SEED_TASK_SEED,
 
 def race_verdict(table: Table, challenger: str, rounds: int, p: float) -> str:
     """Return one sentence comparing `challenger` with the best built-in mode at (`rounds`, `p`), as computed."""
+    known = study.check_table(table, [p])
+    if challenger not in table:
+        raise UnknownNameError(f"challenger = {challenger!r} is not a row of the table; rows: {', '.join(table)}")
+    if rounds not in known:
+        raise ValueError(f"rounds = {rounds!r} is not a column of the table; round counts: {known}")
+    if len(table) < 2:
+        raise ValueError(f"the table has only {challenger!r}; race it against at least one other mode")
     others = {mode: row[rounds][p] for mode, row in table.items() if mode != challenger}
     best = max(others, key=lambda m: others[m])
     mine = table[challenger][rounds][p]

@@ -12,6 +12,7 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
+from toyhw.checks import check_int
 from toyhw.evolve import ablations, sweep, variants
 from toyhw.panels.common import connect, output_area, redraw
 from toyhw.plots import evolution as evolution_plots
@@ -37,10 +38,8 @@ def full_study(progress: Optional[sweep.Progress] = None, workers: Optional[int]
 
 def ablation_figure(chosen: Sequence[str], budget: int, n_seeds: int) -> Figure:
     """Return score against proposed programs for `chosen` variants, cut to `budget` programs and `n_seeds` seeds."""
-    if not 1 <= budget <= ablations.BUDGET:
-        raise ValueError(f"budget = {budget} is not allowed; it must be between 1 and {ablations.BUDGET}")
-    if not 1 <= n_seeds <= len(ablations.SEEDS):
-        raise ValueError(f"n_seeds = {n_seeds} is not allowed; it must be between 1 and {len(ablations.SEEDS)}")
+    check_int("budget", budget, 1, ablations.BUDGET, "the panel's runs have that many programs")
+    check_int("n_seeds", n_seeds, 1, len(ablations.SEEDS), "the panel's runs have that many seeds")
     ax = evolution_plots.score_vs_programs(full_study(), list(chosen), budget, n_seeds,
                                            all_variants=variants.available())
     return ax.figure
