@@ -1,8 +1,8 @@
-"""Reference solutions of the exercises of lecture 14's notebooks (students: try first, then compare).
+"""Reference solutions of the exercises of notebooks 04 and 05 (students: try first, then compare).
 
 Each notebook shows a function's exact source in its Solution block (a content test compares them), and
-tests/evolve/test_solutions.py runs each one and checks what the notebook says about its result. Each notebook's
-solutions sit in their own block below.
+tests/evolve/test_solutions_04_05.py runs each one and checks what the notebook says about its result. Each notebook's
+solutions sit in their own block below; notebooks 06-08's are in toyhw.evolve.solutions_06_08.
 """
 from __future__ import annotations
 
