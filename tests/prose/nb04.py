@@ -181,7 +181,7 @@ def phrases() -> dict[str, str]:
         "db_noevo": f"{noevo['distinct entries'] - noevo['distinct programs']} of its {noevo['distinct entries']} "
                     f"entries repeat a program",
         "db_added": f"Over the run {counts['added over the run']} programs were admitted",
-        "db_max": f"a window of at most {capacity} entries",
+        "db_max": f"at most {capacity} entries at a time",
         # Think! 2
         "t2": _holds(abs(at("no_evolution", 50) - med["no_evolution"]) < 0.001,
                      f"its median is {_f3(at('no_evolution', 50))} after 50 programs and "
