@@ -84,7 +84,7 @@ def ablation_observations(study: AblationStudy) -> list[str]:
             parts = [f"{n} {med[n]:.3f} ({_spread_words(study, n)})" for n in feedback]
             notes.append(f"Feedback: full (weights on distance to the best seen) {med['full']:.3f}, its seed spread "
                          f"{lo:.3f}-{hi:.3f}; " + "; ".join(parts)
-                         + ". Only best-seen feedback comes with a config to adopt; demo 2 shows where each key "
+                         + ". Only best-seen feedback comes with a config to adopt; notebook 06 shows where each key "
                          "points.")
         plumbing = [n for n in ("no_borrow", "one_island", "no_cascade", "no_meta_prompt") if n in med]
         if plumbing:
@@ -104,8 +104,9 @@ def ablation_observations(study: AblationStudy) -> list[str]:
             notes.append(text + " Parts within the spread are hard to tell apart from seed noise at this size.")
         if "no_cascade" in med:
             runs = {n: float(np.median([r.bench_runs for r in study.runs[n]])) for n in ("full", "no_cascade")}
-            notes.append(f"The cascade saved {1 - runs['full'] / runs['no_cascade']:.0%} of the kernel runs "
-                         f"({runs['full']:,.0f} against {runs['no_cascade']:,.0f}).")
+            notes.append(f"Runs with the cascade spent {1 - runs['full'] / runs['no_cascade']:.0%} fewer kernel runs than "
+                         f"runs without it (medians {runs['full']:,.0f} against {runs['no_cascade']:,.0f}; different "
+                         "runs, since the cascade changes which programs enter the database).")
     marks = [m for m in (100, study.budget) if m <= study.budget]
     if len(marks) == 2 and marks[0] < marks[1]:
         gaps = [max(study.median_at(n, m) for n in study.runs) - min(study.median_at(n, m) for n in study.runs)
