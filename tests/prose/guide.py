@@ -257,7 +257,8 @@ def phrases() -> dict[str, str]:
                          f"{over_all('OpenAI o1'):.1f}%")
     P["kb_weak"] = _holds(kb["suggest"]["llama_3_1_70b"] < kb["explain"]["llama_3_1_70b"],
                           f"Llama-3.1-70B goes from {kb['explain']['llama_3_1_70b']}% with execution feedback to "
-                          f"{kb['suggest']['llama_3_1_70b']}% with the profiler added, and DeepSeek-V3 does better with "
+                          f"{kb['suggest']['llama_3_1_70b']}% with the profiler added, and DeepSeek-V3 does better "
+                          "with "
                           f"repeated sampling ({kb['resample']['deepseek_v3']}%) than with any refinement")
     P["kb_strong"] = (f"DeepSeek-R1 gains from {kb['explain']['deepseek_r1']}% to {kb['suggest']['deepseek_r1']}% "
                       "with the profiler added")
@@ -305,7 +306,8 @@ def phrases() -> dict[str, str]:
     P["worst3"] = _holds(pos["fb_worst3"] == "above" and med["fb_worst3"] > med["no_feedback"],
                          f"`fb_worst3` ends at {_f3(med['fb_worst3'])}, {_ordinal(nine.index('fb_worst3') + 1)} of the "
                          f"script's nine (behind `{nine[0]}`) and above full's "
-                         f"seed spread; its seeds end at {_f3(final['fb_worst3'].min())}-{_f3(final['fb_worst3'].max())}"
+                         f"seed spread; its seeds end at "
+                         f"{_f3(final['fb_worst3'].min())}-{_f3(final['fb_worst3'].max())}"
                          f" and {int(np.sum(final['fb_worst3'] > hi))} of its five beat full's best seed")
     P["worst3_50"] = _holds(min(runs, key=lambda n: at(n, 50) if n in ("full", "fb_roofline", "no_feedback",
                                                                        "fb_worst3") else 9) == "fb_worst3",
@@ -315,7 +317,8 @@ def phrases() -> dict[str, str]:
                         f"`no_borrow` {_f3(med['no_borrow'])} and `one_island` {_f3(med['one_island'])}, within full's "
                         "seed spread")
     P["nocascade"] = _holds(pos["no_cascade"] == "above" and final["no_cascade"].min() <= hi,
-                            f"`no_cascade` ends at {_f3(med['no_cascade'])}, above full's seed spread (its lowest seed, "
+                            f"`no_cascade` ends at {_f3(med['no_cascade'])}, above full's seed spread (its lowest "
+                            "seed, "
                             f"{_f3(final['no_cascade'].min())}, is inside it)")
     savings = s68.cascade_savings()
     trace = ablations.trace("full", 0, ablations.BUDGET)
@@ -409,7 +412,8 @@ def phrases() -> dict[str, str]:
     cfg, us = table_h.oracle(r0.shape)
     c0 = gemm_cost.gemm_time(cfg, r0.shape, table_h.gpu)
     P["far_seed0"] = (f"`{r0.shape.label()}` (vs_roofline {_f2(r0.vs_roofline)}): even the oracle reaches only "
-                      f"{_f2(table_h.roofline(r0.shape) / us)} of the roofline, {c0.bound}-bound with {c0.blocks} blocks "
+                      f"{_f2(table_h.roofline(r0.shape) / us)} of the roofline, {c0.bound}-bound with {c0.blocks} "
+                      "blocks "
                       f"for {table_h.gpu.sms} SMs, and the launch, fill and drain and split-K's reduction take "
                       f"{c0.launch_us + c0.fill_us + c0.reduction_us:.1f} of its {us:.1f} µs")
     decode = [r for r in t0.rows if r.shape.M <= 16]
@@ -444,7 +448,8 @@ def phrases() -> dict[str, str]:
     demo3 = ablations.branches()
     off, on = demo3["unchecked"], demo3["checked"]
     P["demo3"] = (f"{sum(r.added_bad_branch for r in off)} programs with a bad branch entered the databases, "
-                  f"{sum(r.db_bad_branch for r in off)} are in the final ones, in {sum(r.best_has_bad_branch for r in off)}"
+                  f"{sum(r.db_bad_branch for r in off)} are in the final ones, in "
+                  f"{sum(r.best_has_bad_branch for r in off)}"
                   f" of {len(off)} seeds the best program carries one")
     P["demo3_crash"] = f"{sum(r.crash_new_shapes for r in off)} programs of the final databases fail on some new shape"
     P["demo3_on"] = _holds(sum(r.added_bad_branch for r in on) == 0 and sum(r.crash_new_shapes for r in on) == 0,
