@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from toyhw.kernels import knobs, optimize, study
+from toyhw.kernels import knobs, optimize, study, tables
 from toyhw.kernels.knobs import KernelConfig
 from toyhw.kernels.optimize import ProposerError
 
@@ -91,14 +91,14 @@ def test_unknown_mode_is_refused_with_the_known_ones():
 
 def test_observations_claim_only_what_the_table_shows():
     table = study.feedback_table()
-    notes = " ".join(study.observations(table))
+    notes = " ".join(tables.observations(table))
     assert "At 5, 10, 20 rounds scalar feedback is even worse" in notes  # 0.58 < 0.72, 0.77 < 0.81, 0.87 < 0.92
     assert "suggest beats explain at fast_1 after 5, 10 rounds" in notes
     # flip the data: the claim must disappear
     flipped = {m: {r: dict(c) for r, c in rows.items()} for m, rows in table.items()}
     for r in flipped["scalar"]:
         flipped["scalar"][r][1.0] = 1.0
-    assert "even worse" not in " ".join(study.observations(flipped))
+    assert "even worse" not in " ".join(tables.observations(flipped))
 
 
 def test_reference_file_for_seed_230_matches_the_design_table():
@@ -145,7 +145,7 @@ def test_observations_and_frames_of_a_malformed_table_say_what_is_wrong(table, m
     from toyhw.kernels import tables
 
     with pytest.raises(ValueError, match=message):
-        study.observations(table)
+        tables.observations(table)
     with pytest.raises(ValueError, match=message):
         tables.feedback_frame(table)
 

@@ -22,7 +22,7 @@ import notebook_text as nt
 from toyhw import data, metrics
 from toyhw.evolve import ablations, solutions as evolve_solutions, solutions_06_08 as s68, tables, variants
 from toyhw.gemm import cost as gemm_cost, report as gemm_report, shapes as gemm_shapes, validate
-from toyhw.kernels import knobs, solutions as kernel_solutions, study
+from toyhw.kernels import failures, knobs, solutions as kernel_solutions, study
 
 SEED, N = study.SEED_TASK_SEED, study.SEED_N_TASKS
 MODES = ["resample", "scalar", "explain", "suggest"]
@@ -189,7 +189,7 @@ def phrases() -> dict[str, str]:
     table = study.feedback_table(SEED, N, MODES, rounds=ROUNDS)
     cell = {m: {r: {p: _f2(v) for p, v in row.items()} for r, row in rows.items()} for m, rows in table.items()}
     failing = [k for k in report.kernels if not k.feedback.ok]
-    chance = [study.one_knob_repair_chance(k.task, k.config) for k in failing]
+    chance = [failures.one_knob_repair_chance(k.task, k.config) for k in failing]
     sweep = kernel_solutions.advice_sweep()
     kb = {r["toy_mode"]: r for r in data.kernelbench_rows()}
     fig2 = {r["model"]: r for r in data.kernelbench_one_shot_rows()}

@@ -7,7 +7,7 @@ import pandas as pd
 
 from toyhw import data
 from toyhw.checks import UnknownNameError
-from toyhw.kernels import study
+from toyhw.kernels import failures, study
 from toyhw.kernels.study import CAUSE_LABELS, OneShotReport, Table
 
 
@@ -28,7 +28,7 @@ RISKY_CHOICES = {
     "vector_width_indivisible": "a vector width above 1",
     "illegal_fusion": "fusion",
 }
-"""Each failure cause and the risky choice of the one-shot writer behind it (`study.without_choice` removes it)."""
+"""Each failure cause and the risky choice of the one-shot writer behind it (`failures.without_choice` removes it)."""
 
 
 def risky_choice_frame(report: OneShotReport) -> pd.DataFrame:
@@ -37,10 +37,10 @@ def risky_choice_frame(report: OneShotReport) -> pd.DataFrame:
     Columns (counts of failing kernels): "reported first", the outcome table's count (the first cause `run_kernel`
     reports); "break its rule", every failing kernel that breaks the rule (a kernel may break two or three);
     "correct without it", those that would be correct had the writer never made that choice (the rule is the only
-    one they break). Computed from the model with `study.broken_rules`.
+    one they break). Computed from the model with `failures.broken_rules`.
     """
     failing = [k for k in report.kernels if not k.feedback.ok]
-    broken = [study.broken_rules(k.task, k.config) for k in failing]
+    broken = [failures.broken_rules(k.task, k.config) for k in failing]
     first = report.cause_counts()
     rows = []
     for cause, choice in RISKY_CHOICES.items():
@@ -134,3 +134,57 @@ def race_verdict(table: Table, challenger: str, rounds: int, p: float) -> str:
     else:
         verdict = f"is behind the best built-in mode ({best}, {others[best]:.3f}) by {others[best] - mine:.3f}"
     return f"After {rounds} rounds, {challenger} reaches fast_{p:g} = {mine:.3f} and {verdict}."
+
+
+def observations(table: dict[str, dict[int, dict[float, float]]], ps: Sequence[float] = study.SEED_PS) -> list[str]:
+    """Return lecture 10's observations, each stated only if the table bears it out."""
+    ps = study.check_ps(ps)
+    rounds = sorted(study.check_table(table, ps))
+    notes: list[str] = []
+    lo, hi = ps[0], ps[-1]
+    if {"scalar", "resample"} <= table.keys():
+        worse = [r for r in rounds if table["scalar"][r][lo] < table["resample"][r][lo]]
+        if worse:
+            scalar = ", ".join(f"{table['scalar'][r][lo]:.2f}" for r in worse)
+            resample = ", ".join(f"{table['resample'][r][lo]:.2f}" for r in worse)
+            notes.append(
+                f"With scalar feedback only, a failed config just says 'failed'; changing one random knob of it often "
+                f"fails again. At {', '.join(map(str, worse))} rounds scalar feedback is even worse than writing a "
+                f"fresh kernel every round (fast_{lo:g} {scalar} vs {resample})."
+            )
+        else:
+            notes.append(f"Scalar feedback is never worse than repeated sampling here (fast_{lo:g}).")
+    if {"explain", "scalar", "resample"} <= table.keys():
+        ahead = [r for r in rounds if table["explain"][r][lo] > max(table["scalar"][r][lo], table["resample"][r][lo])]
+        if ahead == rounds:
+            notes.append(
+                f"Knowing *why* a kernel failed fixes it directly: with explained errors fast_{lo:g} is above scalar "
+                f"feedback and repeated sampling at every round count ({', '.join(map(str, rounds))})."
+            )
+        elif ahead:
+            notes.append(f"Explained errors lead at fast_{lo:g} after {', '.join(map(str, ahead))} rounds, not always.")
+    if {"suggest", "explain"} <= table.keys():
+        early = [r for r in rounds if table["suggest"][r][lo] > table["explain"][r][lo]]
+        late = [r for r in rounds if table["suggest"][r][hi] < table["explain"][r][hi]]
+        if early:
+            notes.append(
+                f"Profiler suggestions help most early: suggest beats explain at fast_{lo:g} after "
+                f"{', '.join(map(str, early))} rounds."
+            )
+        if late:
+            notes.append(
+                f"But suggestions narrow the search to the bottleneck's knobs: at fast_{hi:g} suggest falls behind "
+                f"explain after {', '.join(map(str, late))} rounds (at {late[-1]} rounds: "
+                f"{table['suggest'][late[-1]][hi]:.2f} vs {table['explain'][late[-1]][hi]:.2f}). Good feedback is "
+                f"advice, not a command."
+            )
+    last = rounds[-1]
+    # The drop is taken between the cells as the table prints them (two decimals), so a reader who subtracts the
+    # printed cells gets the printed drop (0.97 - 0.46 = 0.51, not the 0.515 -> 0.52 of the unrounded values).
+    drops = {mode: round(row[last][lo], 2) - round(row[last][hi], 2) for mode, row in table.items()}
+    notes.append(
+        f"A higher bar is harder for every method: from fast_{lo:g} to fast_{hi:g} at {last} rounds fast_p drops by "
+        + ", ".join(f"{d:.2f} ({m})" for m, d in drops.items())
+        + "."
+    )
+    return notes
