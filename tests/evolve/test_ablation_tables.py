@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from toyhw.evolve import ablations, tables, variants
+from toyhw.evolve import ablations, proposal_trace, tables, variants
 
 
 @pytest.fixture(scope="module")
@@ -38,10 +38,10 @@ def test_rank_frame_ranks_training_and_test_medians(study):
 
 
 def test_database_counts_separate_capacity_copies_and_distinct_programs():
-    counts = tables.database_counts(ablations.trace("full", 0, 1000).result)
+    counts = tables.database_counts(proposal_trace.trace("full", 0, 1000).result)
     assert counts["capacity per island"] * counts["islands"] == 100
     assert counts["entries held"] == counts["distinct entries"] + counts["migration copies"]
     assert counts["distinct programs"] <= counts["distinct entries"] <= counts["entries held"] <= 100
     assert counts["added over the run"] > counts["entries held"]
-    one = tables.database_counts(ablations.trace("one_island", 0, 300).result)
+    one = tables.database_counts(proposal_trace.trace("one_island", 0, 300).result)
     assert one["capacity per island"] == 100 and one["migration copies"] == 0

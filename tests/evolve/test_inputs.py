@@ -2,7 +2,7 @@
 shape lists; each check runs before any cache or run."""
 import pytest
 
-from toyhw.evolve import ablations, sweep
+from toyhw.evolve import ablations, branch_check, sweep, targeting
 from toyhw.evolve.ablations import context
 from toyhw.evolve.evaluator import Evaluator, geomean_speedup, oracle_speedup
 from toyhw.evolve.loop import evolve
@@ -18,9 +18,9 @@ def _evaluator():
     (lambda: evolve(_evaluator(), 10, seed=None), "seed = None is not allowed"),
     (lambda: ablations.run_one("full", -1, 10), "seed = -1 is not allowed"),
     (lambda: ablations.run_one("full", [1], 10), r"seed = \[1\] is not allowed"),
-    (lambda: ablations.targeting(-2, 10), "seed = -2 is not allowed"),
-    (lambda: ablations.branch_row(None, 10, True), "seed = None is not allowed"),
-    (lambda: ablations.branch_row(0, 10, "yes"), "check = 'yes' is not allowed; it must be True or False"),
+    (lambda: targeting.targeting(-2, 10), "seed = -2 is not allowed"),
+    (lambda: branch_check.branch_row(None, 10, True), "seed = None is not allowed"),
+    (lambda: branch_check.branch_row(0, 10, "yes"), "check = 'yes' is not allowed; it must be True or False"),
     (lambda: ablations.ablation_study(["full"], [0, -1], 10), r"seeds\[1\] = -1 is not allowed"),
     (lambda: sweep.grid(["full"], [None], [10]), r"seeds\[0\] = None is not allowed"),
     (lambda: sweep.check(sweep.Job("full", -5, 10)), "seed = -5 is not allowed"),
@@ -38,8 +38,8 @@ def test_a_negative_or_missing_seed_is_refused(call, message):
     (lambda: ablations.ablation_study(["full", "full"], [0], 10), "variants lists 'full' twice"),
     (lambda: ablations.ablation_study([], [0], 10), "variants is empty; give at least one variant"),
     (lambda: ablations.ablation_study("full", [0], 10), "variants = 'full' is not allowed; give a list of variants"),
-    (lambda: ablations.branches([3, 3], 10), "seeds lists 3 twice"),
-    (lambda: ablations.branches(range(101), 10), "seeds has 101 seeds; at most 100 are allowed"),
+    (lambda: branch_check.branches([3, 3], 10), "seeds lists 3 twice"),
+    (lambda: branch_check.branches(range(101), 10), "seeds has 101 seeds; at most 100 are allowed"),
     (lambda: sweep.study(["full"], [], 10), "seeds is empty; give at least one seed"),
     (lambda: sweep.grid(["full"], [0], [10, 10]), "budgets lists 10 twice"),
     (lambda: sweep.run_grid(sweep.grid(["full"], [0], [10]), workers=10**6), r"workers = 1000000 is not allowed; .* "

@@ -4,7 +4,7 @@ import random
 import numpy as np
 import pytest
 
-from toyhw.evolve import ablations, evaluator as evaluator_lib, prompt_view, tables
+from toyhw.evolve import ablations, evaluator as evaluator_lib, prompt_view, proposal_trace, tables
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.llm import Feedback, MockLLM
 from toyhw.evolve.loop import evolve
@@ -13,7 +13,7 @@ from toyhw.plots import evolution as evolution_plots
 
 @pytest.mark.parametrize("variant", ["full", "fb_worst3", "no_cascade", "no_evolution", "small_llm"])
 def test_the_trace_is_the_run_of_run_one(variant):
-    run, summary = ablations.trace(variant, 1, 300), ablations.run_one(variant, 1, 300)
+    run, summary = proposal_trace.trace(variant, 1, 300), ablations.run_one(variant, 1, 300)
     assert run.result.history == summary.history and run.result.bench_runs == summary.bench_runs
     assert len(run.steps) == 300 and [s.step for s in run.steps] == list(range(1, 301))
     counts = {k: sum(s.status == k for s in run.steps) for k in run.result.statuses}
@@ -22,7 +22,7 @@ def test_the_trace_is_the_run_of_run_one(variant):
 
 def test_each_step_records_its_target_parent_and_cascade_verdict():
     ctx = ablations.context()
-    run = ablations.trace("full", 0, 300)
+    run = proposal_trace.trace("full", 0, 300)
     for s in run.steps:
         assert f"(for {ctx.train[s.target].label()})" in s.description  # the mock names the shape it worked on
         assert s.island == (s.step - 1) % 4
@@ -34,7 +34,7 @@ def test_each_step_records_its_target_parent_and_cascade_verdict():
             assert s.stage1 >= s.bar and s.runs == len(ctx.train) and s.score is not None
     bars = [s.bar for s in run.steps if s.bar is not None]
     assert bars[0] == pytest.approx(evaluator_lib.CASCADE_RATIO) and bars == sorted(bars)  # the bar only rises
-    assert all(s.stage1 is None for s in ablations.trace("no_cascade", 0, 100).steps)
+    assert all(s.stage1 is None for s in proposal_trace.trace("no_cascade", 0, 100).steps)
 
 
 def _parent_and_feedback():
@@ -75,13 +75,13 @@ def test_prompt_frame_and_the_new_plots():
     assert frame.loc["no_feedback", "feedback"] == 0 and frame.loc["small_llm", "knowledge"] == 0
     assert frame.loc["full", "characters"] == views[0].chars
     assert evolution_plots.prompt_parts(frame).get_title()
-    assert evolution_plots.cascade_stage1(ablations.trace("full", 0, 100).steps).get_title()
+    assert evolution_plots.cascade_stage1(proposal_trace.trace("full", 0, 100).steps).get_title()
     with pytest.raises(ValueError, match="no proposal has a stage-1 score"):
-        evolution_plots.cascade_stage1(ablations.trace("no_cascade", 0, 50).steps)
+        evolution_plots.cascade_stage1(proposal_trace.trace("no_cascade", 0, 50).steps)
 
 
 def test_trace_frame_has_one_row_per_proposal_with_what_the_loop_did():
-    run = ablations.trace("full", 0, 300)
+    run = proposal_trace.trace("full", 0, 300)
     frame = tables.trace_frame(run)
     assert list(frame.index) == list(range(1, 301))
     assert frame["status"].value_counts().to_dict() == {k: v for k, v in run.result.statuses.items() if v}

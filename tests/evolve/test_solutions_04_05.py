@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from toyhw.evolve import ablations, solutions, tables, variants
+from toyhw.evolve import ablations, proposal_trace, solutions, tables, variants
 from toyhw.evolve.evaluator import geomean_speedup
 from toyhw.evolve.programs import firing_rule
 from toyhw.evolve.simplify import simplify
@@ -78,7 +78,7 @@ def test_the_tournament_picks_the_islands_best_as_often_as_the_formula_says():
 
 def test_the_cascade_cut_a_quarter_of_the_proposals_and_never_the_next_best_program():
     found = solutions.cascade_misses()
-    run = ablations.trace("full", 0, 1000)
+    run = proposal_trace.trace("full", 0, 1000)
     assert found["cut"] == run.result.statuses["cascade"]
     assert found["runs saved"] == found["cut"] * (44 - 11)
     assert found["would beat the best so far"] == 0 < found["would beat their parent"] < found["cut"] / 20

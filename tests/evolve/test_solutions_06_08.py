@@ -5,7 +5,7 @@ stuck shares for every seed and budget).
 """
 import pytest
 
-from toyhw.evolve import ablations, solutions_06_08 as S, tables
+from toyhw.evolve import ablations, branch_check, solutions_06_08 as S, tables, targeting
 from toyhw.evolve.evaluator import geomean_speedup
 from toyhw.evolve.programs import expert_program
 from toyhw.evolve.simplify import simplify
@@ -36,7 +36,7 @@ def test_stuck_share_by_budget_roofline_above_best_seen_at_every_budget():
     frame = S.stuck_share_by_budget()
     assert list(frame.index) == [100, 200, 300, 500, 700, 1000]
     assert (frame["roofline"] > frame["best seen"]).all()
-    assert frame.loc[300, "stuck shapes"] == ablations.targeting(0, 300).n_stuck
+    assert frame.loc[300, "stuck shapes"] == targeting.targeting(0, 300).n_stuck
 
 
 def test_far_from_roofline_lists_the_shapes_and_reasons_from_the_breakdown():
@@ -53,15 +53,15 @@ def test_every_stuck_decode_shape_is_farther_from_its_roofline_on_a_b200():
 
 
 def test_targeting_frame_shows_three_digits_and_a_stuck_column_that_agrees_with_them():
-    frame = tables.targeting_frame(ablations.targeting(0, 300))
+    frame = tables.targeting_frame(targeting.targeting(0, 300))
     for ratio, stuck in zip(frame["vs_best "], frame["stuck "]):
-        assert len(ratio.split(".")[1]) == 3 and (stuck == "yes") == (float(ratio) > ablations.STUCK)
+        assert len(ratio.split(".")[1]) == 3 and (stuck == "yes") == (float(ratio) > targeting.STUCK)
 
 
 def test_stuck_share_frame_has_every_seed_and_budget_and_says_which_share_is_larger():
     frame = tables.stuck_share_frame()
     assert len(frame) == 10 and set(frame["larger"]) == {"roofline"}
-    t = ablations.targeting(2, 1000)
+    t = targeting.targeting(2, 1000)
     assert frame.loc[(1000, 2), "top-5 lists share"] == t.overlap_top5 == 0
 
 
@@ -84,16 +84,16 @@ def test_a_bad_branch_on_a_training_shape_crashes_in_the_cascade_first_stage():
 def test_no_program_crashes_only_on_the_405b_layers_and_the_kv_heads_do_not_change_the_count():
     sixteen = S.new_shape_crashes()
     eight = S.new_shape_crashes(new_layers=("405B/8 qkv 8kv", "405B/8 down"))
-    assert sixteen["crashing"] == sum(r.crash_new_shapes for r in ablations.branches()["unchecked"]) == 27
+    assert sixteen["crashing"] == sum(r.crash_new_shapes for r in branch_check.branches()["unchecked"]) == 27
     assert sixteen["only on the new layers"] == eight["only on the new layers"] == 0
     assert sixteen["per layer"]["405B/8 qkv"] == eight["per layer"]["405B/8 qkv 8kv"] == 7
 
 
 def test_untested_branches_finds_the_latent_bad_branch_and_none_in_the_expert():
     ctx = ablations.context()
-    example = simplify(ablations.branch_row(0, 1000, False).example)
+    example = simplify(branch_check.branch_row(0, 1000, False).example)
     lines = S.untested_branches(example, ctx.train)
-    assert ablations.crashes(example, ctx.new)[0].line in lines
+    assert branch_check.crashes(example, ctx.new)[0].line in lines
     assert S.untested_branches(expert_program(), ctx.train) == []
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 import notebook_text as nt
 from toyhw import data, metrics
-from toyhw.evolve import ablations, solutions as evolve_solutions, solutions_06_08 as s68, tables, variants
+from toyhw.evolve import (ablations, branch_check, proposal_trace, solutions as evolve_solutions, solutions_06_08 as s68, tables, targeting, variants)
 from toyhw.gemm import cost as gemm_cost, report as gemm_report, shapes as gemm_shapes, validate
 from toyhw.kernels import failures, knobs, solutions as kernel_solutions, study
 
@@ -321,7 +321,7 @@ def phrases() -> dict[str, str]:
                             "seed, "
                             f"{_f3(final['no_cascade'].min())}, is inside it)")
     savings = s68.cascade_savings()
-    trace = ablations.trace("full", 0, ablations.BUDGET)
+    trace = proposal_trace.trace("full", 0, ablations.BUDGET)
     cut = sum(1 for s in trace.steps if s.status == "cascade")
     saved = sum(len(ctx.train) - s.runs for s in trace.steps if s.status == "cascade")
     P["cascade"] = (f"the cascade saves {1 - kruns['full'] / kruns['no_cascade']:.0%} of the kernel runs (medians "
@@ -355,7 +355,7 @@ def phrases() -> dict[str, str]:
                         "the order of `full`, `no_borrow`, `one_island` and `no_cascade` changes with 1, 3 and 5 seeds")
 
     # demo 2
-    tg = {(s, b): ablations.targeting(s, b) for s in ablations.SEEDS for b in (300, 1000)}
+    tg = {(s, b): targeting.targeting(s, b) for s in ablations.SEEDS for b in (300, 1000)}
     t0 = tg[(0, 300)]
     P["demo2"] = (f"{t0.n_stuck} of the {len(t0.rows)} training shapes are stuck; roofline weighting sends "
                   f"{_pct(t0.share_on_stuck['roofline'])} of the draw to them, best-seen weighting "
@@ -396,10 +396,10 @@ def phrases() -> dict[str, str]:
                            f"{_pct(loop1000.loc['full', 'seed 3'])}")
     # the stuck shapes farthest from the roofline
     table_h = ctx.table
-    stuck_top = {s: [r for r in tg[(s, 300)].top_roofline if r.vs_best > ablations.STUCK] for s in ablations.SEEDS}
+    stuck_top = {s: [r for r in tg[(s, 300)].top_roofline if r.vs_best > targeting.STUCK] for s in ablations.SEEDS}
     all_top = [r for s in ablations.SEEDS for r in stuck_top[s]]
     regime = Counter(gemm_report.regime(r.shape.M) for r in all_top)
-    farthest = {s: sorted((r for r in tg[(s, 300)].rows if r.vs_best > ablations.STUCK),
+    farthest = {s: sorted((r for r in tg[(s, 300)].rows if r.vs_best > targeting.STUCK),
                           key=lambda r: r.vs_roofline)[0] for s in ablations.SEEDS}
     far_mid = [s for s in ablations.SEEDS if gemm_report.regime(farthest[s].shape.M) == "mid"]
     P["far_top"] = _holds(set(regime) == {"mid", "decode"} and regime["mid"] > regime["decode"],
@@ -418,7 +418,7 @@ def phrases() -> dict[str, str]:
                       f"for {table_h.gpu.sms} SMs, and the launch, fill and drain and split-K's reduction take "
                       f"{c0.launch_us + c0.fill_us + c0.reduction_us:.1f} of its {us:.1f} µs")
     decode = [r for r in t0.rows if r.shape.M <= 16]
-    stuck_decode = [r for r in decode if r.vs_best > ablations.STUCK]
+    stuck_decode = [r for r in decode if r.vs_best > targeting.STUCK]
     reach = [table_h.roofline(r.shape) / table_h.oracle(r.shape)[1] for r in stuck_decode]
     P["sms_script"] = f"too few blocks for {table_h.gpu.sms} SMs"
     narrow = {s.N for s in ctx.train if s.name == "70B/8 qkv"}
@@ -446,7 +446,7 @@ def phrases() -> dict[str, str]:
                              f"{spanf(fw, 'child beat its parent')} of its children beat their parent, against "
                              f"{spanf(ff, 'child beat its parent')}")
     # demo 3
-    demo3 = ablations.branches()
+    demo3 = branch_check.branches()
     off, on = demo3["unchecked"], demo3["checked"]
     P["demo3"] = (f"{sum(r.added_bad_branch for r in off)} programs with a bad branch entered the databases, "
                   f"{sum(r.db_bad_branch for r in off)} are in the final ones, in "

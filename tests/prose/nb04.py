@@ -14,7 +14,7 @@ from collections import Counter
 import numpy as np
 
 from toyhw import data
-from toyhw.evolve import ablations, database, evaluator as evaluator_lib, loop, solutions, tables, variants
+from toyhw.evolve import (ablations, database, evaluator as evaluator_lib, loop, proposal_trace, solutions, tables, variants)
 from toyhw.evolve.evaluator import ShapeTimes, geomean_speedup
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import expert_program, firing_rule
@@ -28,7 +28,7 @@ PARAMETERS = [
     "on five new seeds (10-14) with a budget of 2000",        # Exercise 1's call
     "at 100, 300, 1000 and 2000 programs",
     "`MockLLM(p_adopt=p)` for p = 0.1, 0.5 and 0.9",          # Exercise 2's sweep
-    "`ablations.trace(variant, seed, 1000)`",                 # Exercise 3
+    "`proposal_trace.trace(variant, seed, 1000)`",                 # Exercise 3
     "seeds 0-4",                                              # the study's seeds, ablations.SEEDS
     "Take seed 0's best program",                             # the run Section 5 shows
     "The full method's best program on seed 0,",
@@ -99,7 +99,7 @@ def phrases() -> dict[str, str]:
     n_islands = defaults["n_islands"].default
     tournament = inspect.signature(database.Database).parameters["tournament"].default
     counts = tables.database_counts(evolve(evaluator_lib.Evaluator(ctx.train, ctx.table), 1000, seed=0))
-    noevo = tables.database_counts(ablations.trace("no_evolution", 0, 1000).result)
+    noevo = tables.database_counts(proposal_trace.trace("no_evolution", 0, 1000).result)
 
     # Section 3: held-out ranking
     ranks = tables.rank_frame(study)

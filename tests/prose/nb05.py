@@ -12,7 +12,7 @@ import random
 
 import numpy as np
 
-from toyhw.evolve import ablations, database, evaluator as evaluator_lib, knowledge, loop, prompt_view, solutions
+from toyhw.evolve import (ablations, database, evaluator as evaluator_lib, knowledge, loop, prompt_view, proposal_trace, solutions)
 from toyhw.evolve import tables, variants
 from toyhw.evolve.database import Database, Entry
 from toyhw.evolve.evaluator import Evaluator
@@ -25,7 +25,7 @@ PROMPT_VARIANTS = ["full", "fb_roofline", "fb_worst3", "no_feedback", "small_llm
 PARAMETERS = [
     "the best program after 100 proposals of the full method with seed 0",   # the running example's run
     "Draw 2,000 proposals for the parent with each mock",                   # proposal_frame(n=2000)
-    "the run of seed 0 with 1000 proposals",                                  # ablations.trace("full", 0, 1000)
+    "the run of seed 0 with 1000 proposals",                                  # proposal_trace.trace("full", 0, 1000)
     "2 islands and a capacity of 6 (three",                                   # the hand-built database
     "fed the first 9 programs",
     "the prompt of proposal 100 of the same run",                             # prompt_at("full", 0, 100)
@@ -79,7 +79,7 @@ def phrases() -> dict[str, str]:
     small = tables.proposal_frame(MockLLM(knowledge=False), parent, inspirations, feedback, ev, n=2000)
     could = full[full["faster config known"] & (full["operator"] != "borrow")]
     by_op = full.groupby("operator")[["can launch"]].mean()["can launch"]
-    trace = ablations.trace("full", 0, 1000)
+    trace = proposal_trace.trace("full", 0, 1000)
     steps = tables.trace_frame(trace)
     counts = steps.groupby("operator")["status"].value_counts().unstack(fill_value=0)
     per_op = counts.sum(axis=1)

@@ -10,7 +10,7 @@ import functools
 
 import numpy as np
 
-from toyhw.evolve import ablations, solutions_06_08 as solutions
+from toyhw.evolve import ablations, solutions_06_08 as solutions, targeting
 from toyhw.gemm import cost as gemm_cost
 from toyhw.gemm.time_table import shared_table
 
@@ -59,30 +59,30 @@ def quotes() -> list[str]:
     ctx = ablations.context()
     table = ctx.table
     gpu = table.gpu
-    t = ablations.targeting(SEED, BUDGET)
+    t = targeting.targeting(SEED, BUDGET)
     n = len(t.rows)
-    stuck = [r for r in t.rows if r.vs_best > ablations.STUCK]
-    free = sorted((r for r in t.rows if r.vs_best <= ablations.STUCK), key=lambda r: r.vs_best)
+    stuck = [r for r in t.rows if r.vs_best > targeting.STUCK]
+    free = sorted((r for r in t.rows if r.vs_best <= targeting.STUCK), key=lambda r: r.vs_best)
     first = t.top_roofline[0]
     lowest = free[0]
-    stuck_top = [r for r in t.top_roofline if r.vs_best > ablations.STUCK]
-    near = {(s, b): [r for r in ablations.targeting(s, b).rows if 0.945 <= r.vs_best < 0.955]
+    stuck_top = [r for r in t.top_roofline if r.vs_best > targeting.STUCK]
+    near = {(s, b): [r for r in targeting.targeting(s, b).rows if 0.945 <= r.vs_best < 0.955]
             for s, b in ((0, 300), (3, 1000))}
-    shown_stuck = next(r for r in near[(0, 300)] if r.vs_best > ablations.STUCK)
-    shown_free = next(r for r in near[(3, 1000)] if r.vs_best <= ablations.STUCK)
+    shown_stuck = next(r for r in near[(0, 300)] if r.vs_best > targeting.STUCK)
+    shown_free = next(r for r in near[(3, 1000)] if r.vs_best <= targeting.STUCK)
     oracle_cfg, oracle_us = table.oracle(first.shape)
     gain = first.time / oracle_us
     weight = 1 / first.vs_roofline - 1 + 0.05
-    shares = {b: {s: ablations.targeting(s, b).share_on_stuck for s in SEEDS} for b in (300, 1000)}
+    shares = {b: {s: targeting.targeting(s, b).share_on_stuck for s in SEEDS} for b in (300, 1000)}
     roof = {b: [shares[b][s]["roofline"] for s in SEEDS] for b in shares}
     best = {b: [shares[b][s]["best"] for s in SEEDS] for b in shares}
     gaps = {b: [r - q for r, q in zip(roof[b], best[b])] for b in shares}
-    n_stuck = {b: [ablations.targeting(s, b).n_stuck for s in SEEDS] for b in (300, 1000)}
+    n_stuck = {b: [targeting.targeting(s, b).n_stuck for s in SEEDS] for b in (300, 1000)}
     grows = sum(b > a for a, b in zip(n_stuck[300], n_stuck[1000]))
     shrinks = sum(b < a for a, b in zip(n_stuck[300], n_stuck[1000]))
-    top_stuck = [sum(r.vs_best > ablations.STUCK for r in ablations.targeting(s, 300).top_roofline) for s in SEEDS]
+    top_stuck = [sum(r.vs_best > targeting.STUCK for r in targeting.targeting(s, 300).top_roofline) for s in SEEDS]
     all_five = [(s, b) for b in (300, 1000) for s in SEEDS
-                if all(r.vs_best > ablations.STUCK for r in ablations.targeting(s, b).top_roofline)]
+                if all(r.vs_best > targeting.STUCK for r in targeting.targeting(s, b).top_roofline)]
     # Section 4: the three stuck shapes farthest from the roofline, and the decode shapes
     far = sorted(stuck, key=lambda r: r.vs_roofline)[:3]
     costs = [(r, *table.oracle(r.shape)) for r in far]
@@ -92,7 +92,7 @@ def quotes() -> list[str]:
         return c.launch_us + c.fill_us + c.reduction_us
 
     decode = [r for r in t.rows if r.shape.M <= 16]
-    stuck_decode = [r for r in decode if r.vs_best > ablations.STUCK]
+    stuck_decode = [r for r in decode if r.vs_best > targeting.STUCK]
     dec = [(table.roofline(r.shape) / table.oracle(r.shape)[1],
             fixed(gemm_cost.gemm_time(*table.oracle(r.shape)[:1], r.shape, gpu)) / table.oracle(r.shape)[1],
             gemm_cost.gemm_time(table.oracle(r.shape)[0], r.shape, gpu).bound) for r in stuck_decode]
@@ -115,9 +115,9 @@ def quotes() -> list[str]:
         # introduction
         f"one of the {n} GEMM shapes the evaluator scores on",
         # Section 1
-        f"the\nprogram is within about {1 - ablations.STUCK:.0%} of the best time ever seen there",
+        f"the\nprogram is within about {1 - targeting.STUCK:.0%} of the best time ever seen there",
         f"After {BUDGET} programs, {len(stuck)} of the {n} training shapes are stuck.",
-        _holds(first.vs_best > ablations.STUCK and first is sorted(t.rows, key=lambda r: r.vs_roofline)[0],
+        _holds(first.vs_best > targeting.STUCK and first is sorted(t.rows, key=lambda r: r.vs_roofline)[0],
                f"`{first.shape.label()}` is the farthest from its roofline (vs_roofline {first.vs_roofline:.3f}) and yet "
                f"stuck (vs_best {first.vs_best:.3f}): no config measured so far is faster there."),
         f"Among the {n - len(stuck)} shapes that are not stuck, `{lowest.shape.label()}` has the lowest vs_best, "
@@ -128,7 +128,7 @@ def quotes() -> list[str]:
         # Section 2
         f"The two lists share {t.overlap_top5} shapes. Of roofline's top five, {len(stuck_top)} are stuck "
         f"(`{stuck_top[0].shape.label()}` and `{stuck_top[1].shape.label()}`)",
-        _holds(all(r.vs_best <= ablations.STUCK for r in t.top_best),
+        _holds(all(r.vs_best <= targeting.STUCK for r in t.top_best),
                "All five shapes of best-seen's list have a known faster config"),
         f"a `vs_best` of {shown_stuck.vs_best:.4f} (stuck) and one of {shown_free.vs_best:.4f} (not\nstuck) would both "
         f"read {shown_free.vs_best:.2f}",
@@ -207,7 +207,7 @@ def quotes() -> list[str]:
         f"At seed 0 it grows from {n_stuck[300][0]} to {n_stuck[1000][0]} stuck shapes, but not steadily: Exercise 2 "
         f"finds {by_budget.loc[100, 'stuck shapes']} after 100 programs and {by_budget.loc[500, 'stuck shapes']} after "
         f"500. Over seeds 0-4 it grows on {grows} seeds and shrinks on {shrinks}",
-        _holds(all_five == [(2, 1000)] and ablations.targeting(2, 1000).overlap_top5 == 0,
+        _holds(all_five == [(2, 1000)] and targeting.targeting(2, 1000).overlap_top5 == 0,
                f"At 300 programs {', '.join(map(str, top_stuck[:-1]))} and {top_stuck[-1]} of roofline's top five are "
                f"stuck for seeds 0-4; all five are at seed 2 after 1000 programs, where the two top-5 lists share no "
                f"shape at all."),

@@ -7,7 +7,7 @@ returned.
 from __future__ import annotations
 
 from toyhw import data
-from toyhw.evolve import ablations, solutions_06_08 as solutions
+from toyhw.evolve import ablations, branch_check, solutions_06_08 as solutions
 from toyhw.evolve.database import Database
 from toyhw.evolve.evaluator import CASCADE_EVERY, Evaluator, geomean_speedup
 from toyhw.evolve.programs import Program, Rule, branch_line, expert_program
@@ -42,7 +42,7 @@ def _holds(condition: bool, phrase: str) -> str:
 def quotes() -> list[str]:
     ctx = ablations.context()
     gpu = ctx.table.gpu
-    demo = ablations.branches(SEEDS, BUDGET)
+    demo = branch_check.branches(SEEDS, BUDGET)
     off, on = demo["unchecked"], demo["checked"]
     expert = expert_program()
     bad = GemmConfig(128, 256, 64, 8, 5, 1)
@@ -51,7 +51,7 @@ def quotes() -> list[str]:
     checked = Evaluator(ctx.train, ctx.table, check_all_branches=True).evaluate(latent)
     row = next(r for r in off if r.example is not None)
     program = simplify(row.example)
-    crash = ablations.crashes(program, ctx.new)
+    crash = branch_check.crashes(program, ctx.new)
     untested = solutions.untested_branches(program, ctx.train)
     per_seed_bad = {r.seed: r.added_bad_branch for r in off}
     worst = max(per_seed_bad, key=per_seed_bad.get)
@@ -59,8 +59,8 @@ def quotes() -> list[str]:
     db = Database.__init__.__defaults__  # (n_islands, capacity, migrate_every, ...)
     n_islands, capacity = db[0], db[1]
     seed1 = next(r for r in off if r.seed == worst)
-    by_budget = {b: ablations.branch_row(0, b, False).db_bad_branch for b in (100, 300, 500, 1000)}
-    more = [s for s in range(20) if ablations.branch_row(s, BUDGET, False).best_has_bad_branch]
+    by_budget = {b: branch_check.branch_row(0, b, False).db_bad_branch for b in (100, 300, 500, 1000)}
+    more = [s for s in range(20) if branch_check.branch_row(s, BUDGET, False).best_has_bad_branch]
     refused = ablations.run_one("full", 0, BUDGET).statuses["bad branch"]
     start = parse("""
 def choose(M, N, K):

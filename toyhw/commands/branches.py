@@ -18,9 +18,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> dict:
     """Return {"checked": [row per seed], "unchecked": [row per seed]}."""
-    from toyhw.evolve import ablations
+    from toyhw.evolve import branch_check
 
-    return {key: [r.as_dict() for r in rows] for key, rows in ablations.branches(args.seeds, args.budget).items()}
+    return {key: [r.as_dict() for r in rows] for key, rows in branch_check.branches(args.seeds, args.budget).items()}
 
 
 def render(result: dict) -> str:

@@ -19,21 +19,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> dict:
     """Return {"n_shapes", "n_stuck", "share_on_stuck": {"roofline", "best"}, "overlap_top5"}."""
-    from toyhw.evolve import ablations
+    from toyhw.evolve import targeting
 
-    t = ablations.targeting(args.seed, args.budget)
+    t = targeting.targeting(args.seed, args.budget)
     return {"n_shapes": len(t.rows), "n_stuck": t.n_stuck, "share_on_stuck": dict(t.share_on_stuck),
             "overlap_top5": t.overlap_top5}
 
 
 def render(result: dict) -> str:
     """Return the demo's summary lines."""
-    from toyhw.evolve import ablations
+    from toyhw.evolve import targeting
 
     share = result["share_on_stuck"]
     return "\n".join([
         f"{result['n_stuck']} of {result['n_shapes']} training shapes have no known improvement "
-        f"(vs_best > {ablations.STUCK}).",
+        f"(vs_best > {targeting.STUCK}).",
         f"Share of target weight on them: roofline weighting {share['roofline']:.0%}, best-seen weighting "
         f"{share['best']:.0%}.",
         f"The two top-5 lists share {result['overlap_top5']} shapes.",

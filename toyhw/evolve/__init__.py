@@ -23,12 +23,15 @@ A real model in the loop
 15. `prompt_view` — the prompt at step k of a run, next to what the mock did with it.
 
 The experiments
-16. `ablations` — lecture 14's three demos as cached pure functions;
-17. `tables`    — their results as tables, and observations computed from them;
-18. `sweep`     — grids of runs through any `concurrent.futures.Executor` (processes, Dask);
-19. `scaling`   — measured cost against budget, seeds, variants and processes;
-20. `solutions` — reference solutions of the exercises of notebooks 04 and 05 (one block per notebook);
-21. `solutions_06_08` — reference solutions of the exercises of notebooks 06-08.
+16. `ablations`      — the problem (time table, shapes, oracle) and demo 1: every variant x seed, cached runs;
+17. `targeting`      — demo 2: where "distance to the roofline" and "distance to the best seen" point;
+18. `branch_check`   — demo 3: latent bad branches with and without checking every branch;
+19. `proposal_trace` — every proposal of one run and what the loop did with it (notebook 05);
+20. `tables`         — their results as tables, and observations computed from them;
+21. `sweep`          — grids of runs through any `concurrent.futures.Executor` (processes, Dask);
+22. `scaling`        — measured cost against budget, seeds, variants and processes;
+23. `solutions`      — reference solutions of the exercises of notebooks 04 and 05 (one block per notebook);
+24. `solutions_06_08` — reference solutions of the exercises of notebooks 06-08.
 
 Depends on the GEMM model (toyhw.gemm) and the shared modules; never on lecture 10 (toyhw.kernels).
 """

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from toyhw.evolve import ablations, prompt_view
+from toyhw.evolve import ablations, prompt_view, proposal_trace
 from toyhw.evolve.ablations import AblationStudy
 from toyhw.evolve.database import Database, Entry
 from toyhw.evolve.evaluator import Evaluator, ShapeTimes, geomean_speedup
@@ -57,7 +57,7 @@ def focus_report(variants: Sequence[str] = ("full", "fb_worst3"), seeds: Sequenc
     rows = []
     for variant in variants:
         for seed in seeds:
-            run = ablations.trace(variant, seed, budget)
+            run = proposal_trace.trace(variant, seed, budget)
             steps = run.steps
             rows.append({"variant": variant, "seed": seed,
                          "shapes targeted": len(Counter(s.target for s in steps)),
@@ -125,7 +125,7 @@ def cascade_misses(seed: int = 0, budget: int = 1000) -> dict[str, float]:
     many of the cut programs would have beaten their parent, or the best score so far, had they run on every shape
     (scored here by reading the time table, outside the run)."""
     ctx = ablations.context()
-    run = ablations.trace("full", seed, budget)
+    run = proposal_trace.trace("full", seed, budget)
     cut = [s for s in run.steps if s.status == "cascade"]
     full = [geomean_speedup(s.program, ctx.train, ctx.table) for s in cut]
     best_before = [run.result.history[s.step - 2] if s.step > 1 else 1.0 for s in cut]  # the expert scores 1.0

@@ -12,7 +12,7 @@ from typing import Sequence
 
 import pandas as pd
 
-from toyhw.evolve import ablations, sweep
+from toyhw.evolve import ablations, branch_check, sweep, targeting
 from toyhw.evolve import variants as variants_lib
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.llm import MockLLM
@@ -57,7 +57,7 @@ def stuck_target_shares(names: Sequence[str] = ("full", "fb_roofline", "fb_worst
         shares = []
         for seed in seeds:
             _, targets = proposal_targets(name, seed, budget)
-            shares.append(sum(vs_best > ablations.STUCK for _, _, vs_best in targets) / len(targets))
+            shares.append(sum(vs_best > targeting.STUCK for _, _, vs_best in targets) / len(targets))
         rows[name] = shares
     return pd.DataFrame.from_dict(rows, orient="index", columns=[f"seed {s}" for s in seeds])
 
@@ -66,7 +66,7 @@ def stuck_share_by_budget(seed: int = 0, budgets: Sequence[int] = (100, 200, 300
     """Return, after each budget: stuck training shapes, and each weighting's share of the target draw on them."""
     rows = []
     for budget in budgets:
-        t = ablations.targeting(seed, budget)
+        t = targeting.targeting(seed, budget)
         rows.append({"budget": budget, "stuck shapes": t.n_stuck, "roofline": t.share_on_stuck["roofline"],
                      "best seen": t.share_on_stuck["best"]})
     return pd.DataFrame(rows).set_index("budget")
@@ -97,8 +97,8 @@ def decode_reach_by_gpu(gpus: Sequence[str] = ("H100", "B200"), seed: int = 0, b
     Per GPU: the oracle's vs_roofline and the share of its time that is fixed cost (launch, pipeline fill and drain,
     split-K reduction) - the part a faster memory system does not shrink.
     """
-    t = ablations.targeting(seed, budget)
-    stuck = sorted((r.shape for r in t.rows if r.shape.M <= 16 and r.vs_best > ablations.STUCK),
+    t = targeting.targeting(seed, budget)
+    stuck = sorted((r.shape for r in t.rows if r.shape.M <= 16 and r.vs_best > targeting.STUCK),
                    key=lambda s: (s.name, s.M))
     rows = []
     for shape in stuck:
@@ -174,7 +174,7 @@ def new_shape_crashes(seeds: Sequence[int] = ablations.SEEDS, budget: int = abla
     for seed in seeds:
         out = evolve(Evaluator(ctx.train, ctx.table, check_all_branches=False), budget, seed=seed)
         for program in out.db.programs():
-            layers = {crash.shape.name for crash in ablations.crashes(program, shapes)}
+            layers = {crash.shape.name for crash in branch_check.crashes(program, shapes)}
             if layers:
                 crashing += 1
                 only_new += layers <= set(new_layers)

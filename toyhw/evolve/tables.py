@@ -11,8 +11,10 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from toyhw.evolve import ablations
-from toyhw.evolve.ablations import AblationStudy, BranchRow, Targeting
+from toyhw.evolve import ablations, targeting
+from toyhw.evolve.ablations import AblationStudy
+from toyhw.evolve.branch_check import BranchRow
+from toyhw.evolve.targeting import Targeting
 from toyhw.evolve.loop import LineageStep
 
 
@@ -136,7 +138,7 @@ def targeting_frame(t: Targeting, digits: int = 3) -> pd.DataFrame:
     read 0.95, and the "stuck" column would seem to contradict the number next to it.
     """
     def stuck(r) -> str:
-        return "yes" if r.vs_best > ablations.STUCK else "no"
+        return "yes" if r.vs_best > targeting.STUCK else "no"
 
     rows = []
     for a, b in zip(t.top_roofline, t.top_best):
@@ -150,20 +152,20 @@ def targeting_frame(t: Targeting, digits: int = 3) -> pd.DataFrame:
 def stuck_share_frame(seeds: Sequence[int] = ablations.SEEDS, budgets: Sequence[int] = (300, 1000)) -> pd.DataFrame:
     """Return demo 2 for every seed and budget: stuck shapes, each weighting's share of the draw on them, the top 5s.
 
-    One row per (budget, seed), from `ablations.targeting`: how many training shapes are stuck, the share of the target
+    One row per (budget, seed), from `targeting.targeting`: how many training shapes are stuck, the share of the target
     draw that roofline and best-seen weighting send to them, which share is larger, how many shapes the two top-5
     lists share and how many of roofline's top 5 are stuck.
     """
     rows = []
     for budget in budgets:
         for seed in seeds:
-            t = ablations.targeting(seed, budget)
+            t = targeting.targeting(seed, budget)
             roof, best = t.share_on_stuck["roofline"], t.share_on_stuck["best"]
             rows.append({"budget": budget, "seed": seed, "stuck shapes": f"{t.n_stuck} of {len(t.rows)}",
                          "share on stuck, roofline": f"{roof:.0%}", "share on stuck, best seen": f"{best:.0%}",
                          "larger": "roofline" if roof > best else "best seen" if best > roof else "equal",
                          "top-5 lists share": t.overlap_top5,
-                         "roofline's top 5 stuck": sum(r.vs_best > ablations.STUCK for r in t.top_roofline)})
+                         "roofline's top 5 stuck": sum(r.vs_best > targeting.STUCK for r in t.top_roofline)})
     return pd.DataFrame(rows).set_index(["budget", "seed"])
 
 
@@ -205,7 +207,7 @@ def stuck_frame(t: Targeting, table, limit: int = 6, max_m: int | None = None) -
     """
     from toyhw.gemm import cost as gemm_cost
 
-    stuck = sorted((r for r in t.rows if r.vs_best > ablations.STUCK and (max_m is None or r.shape.M <= max_m)),
+    stuck = sorted((r for r in t.rows if r.vs_best > targeting.STUCK and (max_m is None or r.shape.M <= max_m)),
                    key=lambda r: r.vs_roofline)[:limit]
     rows = []
     for r in stuck:
@@ -229,14 +231,14 @@ def targeting_observations(t: Targeting, table) -> list[str]:
     share = t.share_on_stuck
     n = len(t.rows)
     notes = [f"{t.n_stuck} of {n} training shapes have no known improvement after {t.budget} programs (vs_best > "
-             f"{ablations.STUCK}). Drawing targets with weights 1/ratio - 1 + 0.05, roofline weighting sends "
+             f"{targeting.STUCK}). Drawing targets with weights 1/ratio - 1 + 0.05, roofline weighting sends "
              f"{share['roofline']:.0%} of the proposals to them, best-seen weighting {share['best']:.0%}."]
-    stuck_top = [r for r in t.top_roofline if r.vs_best > ablations.STUCK]
+    stuck_top = [r for r in t.top_roofline if r.vs_best > targeting.STUCK]
     notes.append(f"The two top-5 lists share {t.overlap_top5} shape(s). Of roofline's top 5, {len(stuck_top)} "
                  + ("are" if len(stuck_top) != 1 else "is") + " already at the best config seen"
                  + (f" ({', '.join(r.shape.label() for r in stuck_top)})" if stuck_top else "") + ".")
     gaps = []
-    for r in sorted((r for r in t.rows if r.vs_best > ablations.STUCK), key=lambda r: r.vs_roofline)[:3]:
+    for r in sorted((r for r in t.rows if r.vs_best > targeting.STUCK), key=lambda r: r.vs_roofline)[:3]:
         config, best = table.oracle(r.shape)
         cost = gemm_cost.gemm_time(config, r.shape, table.gpu)
         fixed = cost.launch_us + cost.fill_us + cost.reduction_us
@@ -245,7 +247,7 @@ def targeting_observations(t: Targeting, table) -> list[str]:
                     f"{best:.1f} us, and it is {cost.bound}-bound with {cost.blocks} blocks for "
                     f"{table.gpu.sms} SMs")
     decode = [r for r in t.rows if r.shape.M <= 16]
-    stuck_decode = [r for r in decode if r.vs_best > ablations.STUCK]
+    stuck_decode = [r for r in decode if r.vs_best > targeting.STUCK]
     if stuck_decode:
         fixed_share, reach, bounds, blocks = [], [], [], []
         for r in stuck_decode:

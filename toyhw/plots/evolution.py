@@ -6,7 +6,9 @@ from typing import Optional, Sequence
 import numpy as np
 from matplotlib.axes import Axes
 
-from toyhw.evolve.ablations import AblationStudy, BranchRow, STUCK
+from toyhw.evolve.ablations import AblationStudy
+from toyhw.evolve.branch_check import BranchRow
+from toyhw.evolve.targeting import STUCK
 from toyhw.evolve.evaluator import ShapeRow
 from toyhw.evolve.loop import LineageStep
 from toyhw.plots.style import color_for, finish, new_axes
@@ -140,7 +142,7 @@ def branch_compare(unchecked: BranchRow, checked: BranchRow, ax: Optional[Axes] 
 def cascade_stage1(steps: Sequence, ax: Optional[Axes] = None) -> Axes:
     """Return each proposal's stage-1 score against its step, passed or cut by the cascade, with the bar it faced.
 
-    `steps` are toyhw.evolve.ablations.Proposed records (of `ablations.trace`); proposals the branch check rejected
+    `steps` are toyhw.evolve.proposal_trace.Proposed records (of `proposal_trace.trace`); proposals the branch check rejected
     before stage 1 have no stage-1 score and are left out.
     """
     ax = new_axes(ax, figsize=(9.0, 4.2))
