@@ -4,7 +4,7 @@ import random
 import numpy as np
 import pytest
 
-from toyhw.evolve import ablations, evaluator as evaluator_lib, prompt_view, proposal_trace, tables
+from toyhw.evolve import ablations, evaluator as evaluator_lib, loop_tables, prompt_view, proposal_trace, tables
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.llm import Feedback, MockLLM
 from toyhw.evolve.loop import evolve
@@ -49,7 +49,7 @@ def _parent_and_feedback():
 
 def test_target_frame_gives_each_rule_a_distribution_and_the_mock_draws_from_it():
     ev, _, _, feedback = _parent_and_feedback()
-    frame = tables.target_frame(feedback, top=len(feedback.shapes))
+    frame = loop_tables.target_frame(feedback, top=len(feedback.shapes))
     for column in ("weighted vs_best", "weighted vs_roofline", "uniform", "worst 3"):
         assert frame[column].sum() == pytest.approx(1.0, abs=0.025)  # 44 shares, each rounded to 3 decimals
     rng = random.Random(3)
@@ -62,8 +62,8 @@ def test_target_frame_gives_each_rule_a_distribution_and_the_mock_draws_from_it(
 def test_proposal_frame_shows_multi_field_edits_with_knowledge_and_single_field_edits_without():
     ev, run, parent, feedback = _parent_and_feedback()
     _, inspirations = run.db.sample(0, random.Random(0))
-    full = tables.proposal_frame(MockLLM(), parent, inspirations, feedback, ev, n=400)
-    small = tables.proposal_frame(MockLLM(knowledge=False), parent, inspirations, feedback, ev, n=400)
+    full = loop_tables.proposal_frame(MockLLM(), parent, inspirations, feedback, ev, n=400)
+    small = loop_tables.proposal_frame(MockLLM(knowledge=False), parent, inspirations, feedback, ev, n=400)
     assert set(small["fields changed"]) == {1} and not small["adopted"].any()
     assert full["fields changed"].mean() > 2 and full["adopted"].any()
     assert set(full["operator"]) <= {"retune", "specialize", "generalize", "borrow"}
@@ -71,7 +71,7 @@ def test_proposal_frame_shows_multi_field_edits_with_knowledge_and_single_field_
 
 def test_prompt_frame_and_the_new_plots():
     views = [prompt_view.prompt_at(v, 0, 20) for v in ("full", "no_feedback", "small_llm")]
-    frame = tables.prompt_frame(views)
+    frame = loop_tables.prompt_frame(views)
     assert frame.loc["no_feedback", "feedback"] == 0 and frame.loc["small_llm", "knowledge"] == 0
     assert frame.loc["full", "characters"] == views[0].chars
     assert evolution_plots.prompt_parts(frame).get_title()
@@ -82,7 +82,7 @@ def test_prompt_frame_and_the_new_plots():
 
 def test_trace_frame_has_one_row_per_proposal_with_what_the_loop_did():
     run = proposal_trace.trace("full", 0, 300)
-    frame = tables.trace_frame(run)
+    frame = loop_tables.trace_frame(run)
     assert list(frame.index) == list(range(1, 301))
     assert frame["status"].value_counts().to_dict() == {k: v for k, v in run.result.statuses.items() if v}
     assert int(frame["kernel runs"].sum()) + 44 == run.result.bench_runs  # plus the initial program's runs

@@ -5,7 +5,7 @@ stuck shares for every seed and budget).
 """
 import pytest
 
-from toyhw.evolve import ablations, branch_check, solutions_06_08 as S, tables, targeting
+from toyhw.evolve import ablations, branch_check, feedback_tables, solutions_06_08 as S, tables, targeting
 from toyhw.evolve.evaluator import geomean_speedup
 from toyhw.evolve.programs import expert_program
 from toyhw.evolve.simplify import simplify
@@ -53,13 +53,13 @@ def test_every_stuck_decode_shape_is_farther_from_its_roofline_on_a_b200():
 
 
 def test_targeting_frame_shows_three_digits_and_a_stuck_column_that_agrees_with_them():
-    frame = tables.targeting_frame(targeting.targeting(0, 300))
+    frame = feedback_tables.targeting_frame(targeting.targeting(0, 300))
     for ratio, stuck in zip(frame["vs_best "], frame["stuck "]):
         assert len(ratio.split(".")[1]) == 3 and (stuck == "yes") == (float(ratio) > targeting.STUCK)
 
 
 def test_stuck_share_frame_has_every_seed_and_budget_and_says_which_share_is_larger():
-    frame = tables.stuck_share_frame()
+    frame = feedback_tables.stuck_share_frame()
     assert len(frame) == 10 and set(frame["larger"]) == {"roofline"}
     t = targeting.targeting(2, 1000)
     assert frame.loc[(1000, 2), "top-5 lists share"] == t.overlap_top5 == 0

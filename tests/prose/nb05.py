@@ -12,7 +12,7 @@ import random
 
 import numpy as np
 
-from toyhw.evolve import (ablations, database, evaluator as evaluator_lib, knowledge, loop, prompt_view, proposal_trace, solutions)
+from toyhw.evolve import (ablations, database, evaluator as evaluator_lib, knowledge, loop, loop_tables, prompt_view, proposal_trace, solutions)
 from toyhw.evolve import tables, variants
 from toyhw.evolve.database import Database, Entry
 from toyhw.evolve.evaluator import Evaluator
@@ -66,7 +66,7 @@ def phrases() -> dict[str, str]:
                         [ctx.table.configs[i] for i in ev.best_index])
     stuck = feedback.vs_best == 1
     weights = 1 / feedback.vs_best - 1 + 0.05
-    targets = tables.target_frame(feedback, top=n)
+    targets = loop_tables.target_frame(feedback, top=n)
     top = targets.index[0]
     rng = random.Random(0)
     drawn = [feedback.shapes[MockLLM().target(feedback, rng)].label() for _ in range(20000)]
@@ -75,12 +75,12 @@ def phrases() -> dict[str, str]:
     # Section 2
     inspirations = [e for e in (max(pop, key=lambda e: e.score) for pop in run.db.islands)
                     if e.program != parent.program]
-    full = tables.proposal_frame(MockLLM(), parent, inspirations, feedback, ev, n=2000)
-    small = tables.proposal_frame(MockLLM(knowledge=False), parent, inspirations, feedback, ev, n=2000)
+    full = loop_tables.proposal_frame(MockLLM(), parent, inspirations, feedback, ev, n=2000)
+    small = loop_tables.proposal_frame(MockLLM(knowledge=False), parent, inspirations, feedback, ev, n=2000)
     could = full[full["faster config known"] & (full["operator"] != "borrow")]
     by_op = full.groupby("operator")[["can launch"]].mean()["can launch"]
     trace = proposal_trace.trace("full", 0, 1000)
-    steps = tables.trace_frame(trace)
+    steps = loop_tables.trace_frame(trace)
     counts = steps.groupby("operator")["status"].value_counts().unstack(fill_value=0)
     per_op = counts.sum(axis=1)
     bad = counts["bad branch"] / per_op
@@ -127,7 +127,7 @@ def phrases() -> dict[str, str]:
     view = prompt_view.prompt_at("full", 0, 100)
     parts = dict(view.prompt.parts)
     views = [prompt_view.prompt_at(v, 0, 100) for v in PROMPT_VARIANTS]
-    frame = tables.prompt_frame(views)
+    frame = loop_tables.prompt_frame(views)
     lineage_steps = [s.step for s in ablations.run_one("full", 0, 1000).lineage]
     study = ablations.ablation_study(["full", "no_feedback"])
     med = {v: float(np.median([r.final for r in study.runs[v]])) for v in study.runs}

@@ -27,7 +27,8 @@ The experiments
 17. `targeting`      — demo 2: where "distance to the roofline" and "distance to the best seen" point;
 18. `branch_check`   — demo 3: latent bad branches with and without checking every branch;
 19. `proposal_trace` — every proposal of one run and what the loop did with it (notebook 05);
-20. `tables`         — their results as tables, and observations computed from them;
+20. `tables`         — demo 1 and 3's results as tables, and observations computed from them;
+    `feedback_tables` (demo 2, notebook 06) and `loop_tables` (notebook 05) likewise;
 21. `sweep`          — grids of runs through any `concurrent.futures.Executor` (processes, Dask);
 22. `scaling`        — measured cost against budget, seeds, variants and processes;
 23. `solutions`      — reference solutions of the exercises of notebooks 04 and 05 (one block per notebook);

@@ -1,4 +1,5 @@
-"""Lecture 14's results as pandas tables and observations computed from them (notebooks 04-07).
+"""Lecture 14's results as pandas tables and observations computed from them: the ablation and demo 3 (notebooks 04
+and 07); demo 2's are in toyhw.evolve.feedback_tables, notebook 05's in toyhw.evolve.loop_tables.
 
 Every observation states only what the numbers show: a comparison is worded from the computed values ("above",
 "below", "within the seed spread"), never typed in. "Within the seed spread of X" has one meaning everywhere
@@ -11,10 +12,9 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from toyhw.evolve import ablations, targeting
+from toyhw.evolve import ablations
 from toyhw.evolve.ablations import AblationStudy
 from toyhw.evolve.branch_check import BranchRow
-from toyhw.evolve.targeting import Targeting
 from toyhw.evolve.loop import LineageStep
 
 
@@ -131,44 +131,6 @@ def lineage_frame(steps: Sequence[LineageStep], oracle: float) -> pd.DataFrame:
                          "what the LLM said it changed": [s.description for s in steps]})
 
 
-def targeting_frame(t: Targeting, digits: int = 3) -> pd.DataFrame:
-    """Return the top-5 shapes by vs_roofline next to the top-5 by vs_best, with whether each shape is stuck.
-
-    Ratios are shown with `digits` decimals: with two, a vs_best of 0.9499 (not stuck) and 0.9519 (stuck) would both
-    read 0.95, and the "stuck" column would seem to contradict the number next to it.
-    """
-    def stuck(r) -> str:
-        return "yes" if r.vs_best > targeting.STUCK else "no"
-
-    rows = []
-    for a, b in zip(t.top_roofline, t.top_best):
-        rows.append({"most to gain by roofline": a.shape.label(), "vs_roofline": f"{a.vs_roofline:.{digits}f}",
-                     "vs_best ": f"{a.vs_best:.{digits}f}", "stuck ": stuck(a),
-                     "most to gain by best seen": b.shape.label(), "vs_roofline ": f"{b.vs_roofline:.{digits}f}",
-                     "vs_best": f"{b.vs_best:.{digits}f}", "stuck": stuck(b)})
-    return pd.DataFrame(rows)
-
-
-def stuck_share_frame(seeds: Sequence[int] = ablations.SEEDS, budgets: Sequence[int] = (300, 1000)) -> pd.DataFrame:
-    """Return demo 2 for every seed and budget: stuck shapes, each weighting's share of the draw on them, the top 5s.
-
-    One row per (budget, seed), from `targeting.targeting`: how many training shapes are stuck, the share of the target
-    draw that roofline and best-seen weighting send to them, which share is larger, how many shapes the two top-5
-    lists share and how many of roofline's top 5 are stuck.
-    """
-    rows = []
-    for budget in budgets:
-        for seed in seeds:
-            t = targeting.targeting(seed, budget)
-            roof, best = t.share_on_stuck["roofline"], t.share_on_stuck["best"]
-            rows.append({"budget": budget, "seed": seed, "stuck shapes": f"{t.n_stuck} of {len(t.rows)}",
-                         "share on stuck, roofline": f"{roof:.0%}", "share on stuck, best seen": f"{best:.0%}",
-                         "larger": "roofline" if roof > best else "best seen" if best > roof else "equal",
-                         "top-5 lists share": t.overlap_top5,
-                         "roofline's top 5 stuck": sum(r.vs_best > targeting.STUCK for r in t.top_roofline)})
-    return pd.DataFrame(rows).set_index(["budget", "seed"])
-
-
 def branches_frame(demo: dict[str, list[BranchRow]]) -> pd.DataFrame:
     """Return demo 3's table: one row per (branch check, seed)."""
     rows = []
@@ -197,79 +159,6 @@ def branches_observations(demo: dict[str, list[BranchRow]]) -> list[str]:
     return notes
 
 
-def stuck_frame(t: Targeting, table, limit: int = 6, max_m: int | None = None) -> pd.DataFrame:
-    """Return why the stuck shapes farthest from their roofline stay there: the oracle config's time, broken down.
-
-    For each stuck shape (vs_best > STUCK) with the lowest vs_roofline: the roofline, the best possible time (the
-    oracle), and the parts of it the roofline ignores - the launch and pipeline fill/drain latencies, split-K's
-    reduction, padding waste, and how many blocks there are for the 132 SMs. `max_m` keeps shapes with M <= max_m
-    (16: the decode shapes).
-    """
-    from toyhw.gemm import cost as gemm_cost
-
-    stuck = sorted((r for r in t.rows if r.vs_best > targeting.STUCK and (max_m is None or r.shape.M <= max_m)),
-                   key=lambda r: r.vs_roofline)[:limit]
-    rows = []
-    for r in stuck:
-        config, best = table.oracle(r.shape)
-        cost = gemm_cost.gemm_time(config, r.shape, table.gpu)
-        roof = table.roofline(r.shape)
-        rows.append({"shape": r.shape.label(), "vs_roofline now": f"{r.vs_roofline:.2f}",
-                     "roofline (us)": f"{roof:.1f}", "oracle (us)": f"{best:.1f}",
-                     "oracle vs_roofline": f"{roof / best:.2f}",
-                     "launch + fill (us)": f"{cost.launch_us + cost.fill_us:.1f}",
-                     "split-K reduction (us)": f"{cost.reduction_us:.1f}", "bound": cost.bound,
-                     "blocks": cost.blocks, "padding waste": f"{cost.padding_waste:.0%}",
-                     "oracle config": config.short()})
-    return pd.DataFrame(rows)
-
-
-def targeting_observations(t: Targeting, table) -> list[str]:
-    """Return observations on demo 2, computed from the per-shape feedback and the cost model's breakdown."""
-    from toyhw.gemm import cost as gemm_cost
-
-    share = t.share_on_stuck
-    n = len(t.rows)
-    notes = [f"{t.n_stuck} of {n} training shapes have no known improvement after {t.budget} programs (vs_best > "
-             f"{targeting.STUCK}). Drawing targets with weights 1/ratio - 1 + 0.05, roofline weighting sends "
-             f"{share['roofline']:.0%} of the proposals to them, best-seen weighting {share['best']:.0%}."]
-    stuck_top = [r for r in t.top_roofline if r.vs_best > targeting.STUCK]
-    notes.append(f"The two top-5 lists share {t.overlap_top5} shape(s). Of roofline's top 5, {len(stuck_top)} "
-                 + ("are" if len(stuck_top) != 1 else "is") + " already at the best config seen"
-                 + (f" ({', '.join(r.shape.label() for r in stuck_top)})" if stuck_top else "") + ".")
-    gaps = []
-    for r in sorted((r for r in t.rows if r.vs_best > targeting.STUCK), key=lambda r: r.vs_roofline)[:3]:
-        config, best = table.oracle(r.shape)
-        cost = gemm_cost.gemm_time(config, r.shape, table.gpu)
-        fixed = cost.launch_us + cost.fill_us + cost.reduction_us
-        gaps.append(f"{r.shape.label()}: even the oracle reaches only {table.roofline(r.shape) / best:.2f} of the "
-                    f"roofline; launch, pipeline fill/drain and split-K reduction take {fixed:.1f} of its "
-                    f"{best:.1f} us, and it is {cost.bound}-bound with {cost.blocks} blocks for "
-                    f"{table.gpu.sms} SMs")
-    decode = [r for r in t.rows if r.shape.M <= 16]
-    stuck_decode = [r for r in decode if r.vs_best > targeting.STUCK]
-    if stuck_decode:
-        fixed_share, reach, bounds, blocks = [], [], [], []
-        for r in stuck_decode:
-            config, best = table.oracle(r.shape)
-            cost = gemm_cost.gemm_time(config, r.shape, table.gpu)
-            fixed_share.append((cost.launch_us + cost.fill_us + cost.reduction_us) / best)
-            reach.append(table.roofline(r.shape) / best)
-            bounds.append(cost.bound)
-            blocks.append(cost.blocks)
-        common = max(sorted(set(bounds)), key=bounds.count)
-        notes.append(f"{len(stuck_decode)} of the {len(decode)} decode shapes (M <= 16) are stuck. The best config "
-                     f"reaches {min(reach):.2f}-{max(reach):.2f} of their roofline: the fixed costs (launch, pipeline "
-                     f"fill/drain, split-K reduction) are {min(fixed_share):.0%}-{max(fixed_share):.0%} of the best "
-                     f"time; {bounds.count(common)} of them are {common}-bound, with {min(blocks)}-{max(blocks)} "
-                     f"blocks for {table.gpu.sms} SMs.")
-    if gaps:
-        notes.append("Why the stuck shapes farthest from the roofline stay there (the cost model's breakdown of the "
-                     "best config): " + "; ".join(gaps)
-                     + ". Distance to the roofline is not distance to a better config.")
-    return notes
-
-
 def rank_frame(study: AblationStudy) -> pd.DataFrame:
     """Return each variant's median final score on the training shapes and on the held-out shapes, with its rank on
     each (1 = highest), sorted by the training rank; the medians to 4 decimals so that close ranks can be read."""
@@ -283,65 +172,6 @@ def rank_frame(study: AblationStudy) -> pd.DataFrame:
     frame.index.name = "variant"
     return frame.astype({"training rank": int, "test rank": int}).round({"training (median)": 4,
                                                                           "test shapes (median)": 4})
-
-
-# ----- inside the loop (notebook 05)
-
-
-def target_frame(feedback, top: int = 8) -> pd.DataFrame:
-    """Return the chance that each training shape is the target, under each way the mock LLM picks one.
-
-    `feedback` is a toyhw.evolve.llm.Feedback. Columns: vs_best, vs_roofline, and the chance of being drawn when the
-    weights are 1/ratio - 1 + 0.05 on vs_best (full) or on vs_roofline (fb_roofline), uniformly (no_feedback), or
-    uniformly among the 3 lowest vs_best (fb_worst3). The `top` shapes most likely under vs_best come first.
-    """
-    vs_best, vs_roofline = np.asarray(feedback.vs_best), np.asarray(feedback.vs_roofline)
-    n = len(vs_best)
-
-    def weighted(ratio: np.ndarray) -> np.ndarray:
-        w = 1.0 / ratio - 1.0 + 0.05
-        return w / w.sum()
-
-    worst3 = np.zeros(n)
-    worst3[np.argsort(vs_best, kind="stable")[:3]] = 1 / 3
-    frame = pd.DataFrame({"shape": [s.label() for s in feedback.shapes], "vs_best": vs_best,
-                          "vs_roofline": vs_roofline, "weighted vs_best": weighted(vs_best),
-                          "weighted vs_roofline": weighted(vs_roofline), "uniform": np.full(n, 1 / n),
-                          "worst 3": worst3}).set_index("shape")
-    return frame.sort_values("weighted vs_best", ascending=False, kind="stable").head(top).round(3)
-
-
-def proposal_frame(llm, parent, inspirations, feedback, evaluator, n: int = 2000, seed: int = 0) -> pd.DataFrame:
-    """Return `n` proposals of `llm` for the same parent, inspirations and feedback, one row each.
-
-    Columns: target (the shape's label), operator, faster config known (the best config seen for the target differs
-    from the parent's config there: only then can the LLM adopt one), adopted (the LLM adopted the best config seen
-    for the target), fields changed (of the config at the target, 0-6), can launch (every branch of the child can launch),
-    faster there (the child's config at the target is faster than the parent's), description. Draws come from
-    `random.Random(seed)`; `evaluator` (an Evaluator on the same shapes) only reads its table, no run is counted.
-    """
-    import random
-
-    from toyhw.evolve.programs import choose
-    from toyhw.gemm.config import FIELDS
-
-    rng = random.Random(seed)
-    rows = []
-    for _ in range(n):
-        state = rng.getstate()
-        target = llm.target(feedback, rng)  # the mock's first draw; put back so that the call draws the same
-        rng.setstate(state)
-        proposal = llm(parent, inspirations, feedback, rng)
-        shape = feedback.shapes[target]
-        old, new = choose(parent.program, shape), choose(proposal.program, shape)
-        rows.append({"target": shape.label(), "operator": proposal.operator,
-                     "faster config known": feedback.best_configs[target] != old,
-                     "adopted": "fastest config seen" in proposal.description,
-                     "fields changed": sum(getattr(old, f) != getattr(new, f) for f in FIELDS),
-                     "can launch": not evaluator.has_bad_branch(proposal.program),
-                     "faster there": bool(evaluator.table.time(new, shape) < evaluator.table.time(old, shape)),
-                     "description": proposal.description})
-    return pd.DataFrame(rows)
 
 
 def database_counts(result) -> dict[str, int]:
@@ -358,33 +188,3 @@ def database_counts(result) -> dict[str, int]:
     return {"islands": len(db.islands), "capacity per island": db.per_island, "entries held": len(entries),
             "distinct entries": len(ids), "migration copies": len(entries) - len(ids),
             "distinct programs": len(db.programs()), "added over the run": result.n_added}
-
-
-def prompt_frame(views) -> pd.DataFrame:
-    """Return, per prompt view (toyhw.evolve.prompt_view.PromptView), the characters of each part (0 when the
-    variant leaves it out), the total characters and estimated tokens, and what the mock did at that step."""
-    from toyhw.evolve.prompt import PART_NAMES
-
-    rows = []
-    for view in views:
-        parts = dict(view.prompt.parts)
-        rows.append({"variant": view.variant, **{name: len(parts.get(name, "")) for name in PART_NAMES},
-                     "characters": view.chars, "tokens (est.)": view.tokens, "the mock's change": view.description})
-    return pd.DataFrame(rows).set_index("variant")
-
-
-def trace_frame(trace) -> pd.DataFrame:
-    """Return a run's proposals (toyhw.evolve.ablations.trace) as a table, one row per proposal, indexed by step.
-
-    Columns: island, parent (entry id), target (the shape's label), operator, status, score, beat its parent,
-    could adopt (a faster config was known for the target and the edit was not a borrow), adopted, kernel runs,
-    stage 1 and bar (the cascade's score and the score it had to reach; empty when not run), description.
-    """
-    train = ablations.context().train
-    rows = [{"step": s.step, "island": s.island, "parent": s.parent_id, "target": train[s.target].label(),
-             "operator": s.operator, "status": s.status, "score": s.score,
-             "beat its parent": s.score is not None and s.score > s.parent_score,
-             "could adopt": s.best_differs and s.operator != "borrow",
-             "adopted": "fastest config seen" in s.description, "kernel runs": s.runs, "stage 1": s.stage1,
-             "bar": s.bar, "description": s.description} for s in trace.steps]
-    return pd.DataFrame(rows).set_index("step")

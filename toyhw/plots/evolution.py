@@ -162,7 +162,7 @@ def cascade_stage1(steps: Sequence, ax: Optional[Axes] = None) -> Axes:
 
 
 def prompt_parts(frame, ax: Optional[Axes] = None) -> Axes:
-    """Return the characters of each prompt part per variant as stacked bars (`frame`: tables.prompt_frame)."""
+    """Return the characters of each prompt part per variant as stacked bars (`frame`: loop_tables.prompt_frame)."""
     from toyhw.evolve.prompt import PART_NAMES
     from toyhw.plots.style import PALETTE
 
