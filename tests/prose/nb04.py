@@ -15,7 +15,8 @@ import numpy as np
 
 from toyhw import data
 from toyhw.evolve import (ablations, database, evaluator as evaluator_lib, loop, proposal_trace, solutions, tables, variants)
-from toyhw.evolve.evaluator import ShapeTimes, geomean_speedup
+from toyhw.evolve.evaluator import geomean_speedup
+from toyhw.evolve.shape_times import ShapeTimes
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import expert_program, firing_rule
 

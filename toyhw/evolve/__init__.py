@@ -7,7 +7,8 @@ The system
 1. `programs`  — the evolved program: an ordered rule list on (M, N, K), `choose`, `render` to Python source;
 2. `source`    — parse that source back with `ast` (never executing it) and check every branch statically;
 3. `simplify`  — drop rules that never fire or change nothing, keeping behaviour on every shape;
-4. `evaluator` — score = geometric-mean speedup over the expert; branch check, cascade, per-shape feedback;
+4. `shape_times` — every config's time on the training shapes as a matrix, a program's times in one gather;
+   `evaluator` — score = geometric-mean speedup over the expert; branch check, cascade, per-shape feedback;
 5. `knowledge` — the mock LLM's kernel knowledge: a regime-appropriate config for a shape;
 6. `llm`       — the mock LLM: target shape from feedback, directed or single-field edits, borrowing;
 7. `database`  — islands with bounded populations, tournament selection and migration;

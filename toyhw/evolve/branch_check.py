@@ -10,7 +10,8 @@ import numpy as np
 from toyhw.checks import check_seed, check_seeds
 from toyhw.gemm import shapes as shapes_lib
 from toyhw.evolve.ablations import BUDGET, SEEDS, context
-from toyhw.evolve.evaluator import Evaluator, ShapeTimes
+from toyhw.evolve.evaluator import Evaluator
+from toyhw.evolve.shape_times import ShapeTimes
 from toyhw.evolve.loop import check_budget, evolve
 from toyhw.evolve.programs import Program
 

@@ -16,7 +16,8 @@ import pandas as pd
 from toyhw.evolve import ablations, prompt_view, proposal_trace
 from toyhw.evolve.ablations import AblationStudy
 from toyhw.evolve.database import Database, Entry
-from toyhw.evolve.evaluator import Evaluator, ShapeTimes, geomean_speedup
+from toyhw.evolve.evaluator import Evaluator, geomean_speedup
+from toyhw.evolve.shape_times import ShapeTimes
 from toyhw.evolve.llm import MockLLM
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import Program, Rule, expert_program
