@@ -15,13 +15,13 @@ import matplotlib
 matplotlib.use("Agg")
 
 from timing import median_seconds  # noqa: E402  (benchmarks/ is on sys.path when a script here runs)
-from toyhw.evolve import ablations, variants  # noqa: E402
+from toyhw.evolve import ablations, branch_check, targeting, variants  # noqa: E402
 
 
 def clear_caches() -> None:
     """Empty the demo caches (the time table stays cached: it belongs to the GEMM model's benchmark)."""
-    for cached in (ablations.run_one, ablations.targeting, ablations.branch_row):
-        cached.cache_clear()
+    for module in (ablations, targeting, branch_check):
+        module.clear_caches()
 
 
 def cli_seconds(*args: str) -> float:

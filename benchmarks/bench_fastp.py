@@ -1,22 +1,25 @@
 """Benchmark lecture 10: the seed-000 table (toyhw vs the seed script) and fast_p widget redraws.
 
-Run: .venv/bin/python benchmarks/bench_fastp.py   (prints a Markdown table; figures are medians of repeats)
+Run: .venv/bin/python benchmarks/bench_fastp.py [--seed-script PATH]   (prints a Markdown table; figures are medians
+of repeats; without the seed script's path, from the option or TOYHW_SEED_SCRIPT, its row is skipped)
 """
 from __future__ import annotations
 
+import argparse
 import contextlib
 import importlib.util
 import io
 import pathlib
 import sys
-from typing import Callable
+from typing import Callable, Optional
 
 import matplotlib
 
 matplotlib.use("Agg")
 
-from timing import median_seconds  # noqa: E402  (benchmarks/ is on sys.path when a script here runs)
-from toyhw.kernels import knobs, study  # noqa: E402
+import seed_script  # noqa: E402  (benchmarks/ is on sys.path when a script here runs)
+from timing import median_seconds  # noqa: E402
+from toyhw.kernels import study  # noqa: E402
 from toyhw.panels import fastp as fastp_panels  # noqa: E402
 from toyhw.panels.common import output_area, redraw  # noqa: E402
 
@@ -27,21 +30,18 @@ def panel_redraw(draw: Callable[[], object]) -> Callable[[], None]:
     """Return a call that redraws OUT the way a panel callback does (figure built and rendered to PNG)."""
     return lambda: redraw(OUT, draw)
 
-SEED_SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "shared" / "seeds" / "seed000_fastp_feedback.py"
 
 
 def clear_caches() -> None:
     """Empty every lecture-10 cache, so a measurement starts cold (as after a new task seed)."""
-    for cached in (knobs.run_kernel, study.tasks, study.one_shot, study._cached_speedups,
-                   study.best_possible_speedups):
-        cached.cache_clear()
+    study.clear_caches()
 
 
-def seed_script_seconds() -> float | None:
-    """Return the seed script's own run time (output discarded), or None where ../shared is missing."""
-    if not SEED_SCRIPT.exists():
+def seed_script_seconds(path: Optional[pathlib.Path]) -> Optional[float]:
+    """Return the seed script's own run time in this process (output discarded), or None without its path."""
+    if path is None:
         return None
-    spec = importlib.util.spec_from_file_location("seed000", SEED_SCRIPT)
+    spec = importlib.util.spec_from_file_location("seed000", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
 
@@ -52,11 +52,11 @@ def seed_script_seconds() -> float | None:
     return median_seconds(run, repeats=3)
 
 
-def measurements() -> list[tuple[str, float]]:
-    """Return (what, seconds) for each lecture-10 measurement."""
+def measurements(script: Optional[pathlib.Path] = None) -> list[tuple[str, float]]:
+    """Return (what, seconds) for each lecture-10 measurement (the seed script's row only with its path)."""
     rows = [("seed-000 table, toyhw (one-shot + 4 modes x 4 round counts, cold)",
              median_seconds(lambda: (study.one_shot(), study.feedback_table()), 3, clear_caches))]
-    seed = seed_script_seconds()
+    seed = seed_script_seconds(script)
     if seed is not None:
         rows.append(("seed-000 table, the seed script itself", seed))
     for mode in ("resample", "suggest"):
@@ -75,9 +75,12 @@ def measurements() -> list[tuple[str, float]]:
     return rows
 
 
-def main() -> None:
+def main(argv: list[str]) -> None:
     """Print the measurements as a Markdown table."""
-    rows = measurements()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    seed_script.add_option(parser)
+    args = parser.parse_args(argv)
+    rows = measurements(seed_script.checked(parser, args.seed_script))
     print("| measurement | seconds |\n|---|---|")
     for what, seconds in rows:
         print(f"| {what} | {seconds:.3f} |")
@@ -89,4 +92,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

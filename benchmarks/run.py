@@ -2,7 +2,8 @@
 
 Run: .venv/bin/python benchmarks/run.py [--no-notebooks]
 
-Measures: the seed-000 table (toyhw vs the seed script in ../shared/seeds/, as a ratio) and fast_p widget redraws
+Measures: the seed-000 table (toyhw vs the seed script, as a ratio; its path from --seed-script PATH or the environment
+variable TOYHW_SEED_SCRIPT, else that row is skipped) and fast_p widget redraws
 (bench_fastp.py), the GEMM time table (bench_gemm.py), one evolve run of 1000 programs (bench_ablations.py), the full
 ablation (9 variants x 5 seeds x 1000 programs) in a fresh process serially and with 2 worker processes (checking the
 results are identical), every notebook executed into a temporary copy (the committed notebooks never change), and
@@ -23,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import seed_script  # benchmarks/ is on sys.path when a script here runs; it imports nothing heavy
 
 # The other benchmark scripts (and through them matplotlib and the widget panels) are imported where measured, not
 # here: the fresh child processes must pay only for what a real run of their work imports.
@@ -93,16 +96,16 @@ def _child(what: str) -> tuple[dict, float]:
 # ----- the measurements
 
 
-def fastp_rows() -> tuple[list[Row], str]:
-    """Return lecture 10's rows and a line with the toyhw / seed-script time ratio."""
+def fastp_rows(script: "pathlib.Path | None") -> tuple[list[Row], str]:
+    """Return lecture 10's rows and a line with the toyhw / seed-script time ratio (none without the script)."""
     import bench_fastp  # benchmarks/ is on sys.path when a script here runs
 
-    rows = bench_fastp.measurements()
+    rows = bench_fastp.measurements(script)
     named = dict(rows)
     seed = named.get("seed-000 table, the seed script itself")
     toy = named["seed-000 table, toyhw (one-shot + 4 modes x 4 round counts, cold)"]
     note = f"seed-000 table: toyhw / seed script time = {toy / seed:.2f}" if seed else \
-        "seed-000 table: the seed script is missing (../shared/seeds/), no ratio"
+        "seed-000 table: the seed script was not given (--seed-script or TOYHW_SEED_SCRIPT), no ratio"
     return [(what, s, None) for what, s in rows], note
 
 
@@ -175,14 +178,14 @@ def _seconds(value: float) -> str:
     return f"{value * 1e9:.0f} ns" if value < 1e-4 else f"{value:.3f}"
 
 
-def report(with_notebooks: bool = True) -> str:
+def report(with_notebooks: bool = True, script: "pathlib.Path | None" = None) -> str:
     """Run every measurement and return the Markdown report."""
     import numpy as np
 
     where = machine(np.__version__)  # before measuring: it reports the load the measurements started under
     rows: list[Row] = []
     notes: list[str] = []
-    fastp, note = fastp_rows()
+    fastp, note = fastp_rows(script)
     rows += fastp
     notes.append(note)
     rows += gemm_rows()
@@ -208,12 +211,13 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-notebooks", action="store_true", help="skip executing the notebooks (about a minute)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    seed_script.add_option(parser)
     args = parser.parse_args(argv)
     if args.child:
         result = _notebooks_child() if args.child == "notebooks" else _ablation_child(int(args.child.split("-")[1]))
         print(json.dumps(result))
         return 0
-    text = report(not args.no_notebooks)
+    text = report(not args.no_notebooks, seed_script.checked(parser, args.seed_script))
     print(text)
     RESULTS.write_text(text)
     return 0

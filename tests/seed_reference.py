@@ -1,28 +1,42 @@
-"""Run the seed script's own functions (../shared/seeds/seed000_fastp_feedback.py) with any task seed and task count.
+"""Run the seed script's own functions (seed000_fastp_feedback.py) with any task seed and task count.
 
 The seed's main() hard-codes seed 230 and 200 tasks; this replays its exact logic with other parameters, so tests can
-check that toyhw matches "the seed script run the same way". Used by tests and to regenerate tests/data/*.json:
-    python tests/seed_reference.py 7 300 > tests/data/seed000_seed7_tasks300.json
+check that toyhw matches "the seed script run the same way". The script is not part of the pack: point the
+environment variable TOYHW_SEED_SCRIPT at it (without it the live comparison skips; tests/data/*.json keep the
+script's stored outputs, which stay the real check). Used by tests and to regenerate tests/data/*.json:
+    TOYHW_SEED_SCRIPT=/path/to/seed000_fastp_feedback.py python tests/seed_reference.py 7 300 \
+        > tests/data/seed000_seed7_tasks300.json
 """
 from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import pathlib
 import random
 import sys
 from types import ModuleType
 from typing import Optional
 
-SEED_SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "shared" / "seeds" / "seed000_fastp_feedback.py"
+ENVIRONMENT = "TOYHW_SEED_SCRIPT"
+"""The environment variable that names the seed script's path."""
 MODES = ("resample", "scalar", "explain", "suggest")
 
 
+def seed_script() -> Optional[pathlib.Path]:
+    """Return the seed script's path from TOYHW_SEED_SCRIPT, or None when the variable is unset or empty."""
+    value = os.environ.get(ENVIRONMENT, "").strip()
+    return pathlib.Path(value) if value else None
+
+
 def load_seed() -> Optional[ModuleType]:
-    """Return the seed script as a module, or None where ../shared is not beside the checkout."""
-    if not SEED_SCRIPT.exists():
+    """Return the seed script as a module, or None when TOYHW_SEED_SCRIPT is unset (a wrong path is an error)."""
+    path = seed_script()
+    if path is None:
         return None
-    spec = importlib.util.spec_from_file_location("seed000", SEED_SCRIPT)
+    if not path.is_file():
+        raise FileNotFoundError(f"{ENVIRONMENT} = {str(path)!r} is not a file; unset it or name the seed script")
+    spec = importlib.util.spec_from_file_location("seed000", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -58,5 +72,5 @@ def reference(seed: ModuleType, task_seed: int, n_tasks: int, rounds: tuple[int,
 if __name__ == "__main__":
     module = load_seed()
     if module is None:
-        raise SystemExit(f"seed script not found at {SEED_SCRIPT}")
+        raise SystemExit(f"set {ENVIRONMENT} to the seed script's path")
     print(json.dumps(reference(module, int(sys.argv[1]), int(sys.argv[2])), indent=1))

@@ -1,8 +1,12 @@
-"""Read the pack's small data files (the only module that opens `data/*.csv`).
+"""Read the pack's small data files (the only module that opens `data/*.csv`), validated against one schema per file.
 
 Every value the GEMM model takes from the real world sits in a versioned CSV with a source column, so a reader can
-check it and a test can pin it. A malformed row is refused with a ValueError naming the file, the line and the column:
-a silently mis-read constant would change every number of lecture 13 without anyone noticing.
+check it and a test can pin it. A silently mis-read constant would change every number of lecture 13 without anyone
+noticing, so each file is checked when it is read, against its schema below (one `Column` per column: adding a column
+is one line): the encoding (UTF-8), the header (every column present, none unknown or repeated), each row's field
+count, each value's type and range (finite, and within physical bounds whose reason the error gives), unique keys, and
+at least one row. A problem raises DataError (a ValueError) naming the file, the line and the column, e.g.
+`gpus.csv, line 3, column 'hbm_tb_per_s': 'inf' must be a finite number >= 0.1 and <= 100 (...)`.
 
 `data/gpus.csv` columns (one row per GPU):
     key                      short name used by `toyhw.gemm.gpu.get_gpu` ("H100", "H200", "A100", "L40S", "B200")
@@ -31,184 +35,206 @@ a silently mis-read constant would change every number of lecture 13 without any
     layer       qkv, o, gate_up or down
     n, k        GEMM N and K of one GPU's shard
     derivation  how N and K follow from the model's published dimensions
+
+The other files' columns: see `measurement_rows`, `vllm_config_rows`, `kernelbench_rows`, `kernelbench_one_shot_rows`
+and `paper_figures`.
 """
 from __future__ import annotations
 
-import csv
 import pathlib
 from functools import lru_cache
-from typing import Callable
+from typing import Optional
+
+from toyhw.csv_schema import Column, DataError, RowCheck, Value, read_table
+
+__all__ = ["Column", "DataError", "read_table"]  # the schema's reader, re-exported: callers read data files here
 
 DATA_DIR = pathlib.Path(__file__).resolve().parents[1] / "data"
 
-GPU_COLUMNS: dict[str, Callable[[str], object]] = {
-    "key": str, "model": str, "sms": int, "smem_per_sm_bytes": int, "smem_per_block_bytes": int, "regs_per_sm": int,
-    "max_regs_per_thread": int, "max_warps_per_sm": int, "hbm_tb_per_s": float, "bf16_dense_tflop_per_s": float,
-    "l2_mb": float, "warpgroup_mma": int, "tc_sustained_share": float, "hbm_achievable_share": float,
-    "load_latency_us": float, "launch_us": float, "spec_source": str, "calibration_source": str,
+
+def _count(name: str, low: int, high: int, why: str, **kw) -> Column:
+    return Column(name, "int", low, high, why, **kw)
+
+
+def _number(name: str, low: float, high: float, why: str, **kw) -> Column:
+    return Column(name, "number", low, high, why, **kw)
+
+
+GPU_COLUMNS: tuple[Column, ...] = (
+    Column("key", unique=True),
+    Column("model", unique=True),
+    _count("sms", 1, 1_000, "streaming multiprocessors; real GPUs have 20 to 200"),
+    _count("smem_per_sm_bytes", 1_024, 4 << 20, "bytes; real SMs have 64 KiB to 228 KiB"),
+    _count("smem_per_block_bytes", 1_024, 4 << 20, "bytes; real blocks may use 48 KiB to 227 KiB"),
+    _count("regs_per_sm", 1_024, 1 << 20, "32-bit registers; real SMs have 65,536"),
+    _count("max_regs_per_thread", 16, 1_024, "registers; real GPUs allow 255"),
+    _count("max_warps_per_sm", 1, 256, "warps; real SMs hold 32 to 64"),
+    _number("hbm_tb_per_s", 0.1, 100, "TB/s; real GPUs have 0.3 to 8"),
+    _number("bf16_dense_tflop_per_s", 1, 100_000, "TFLOP/s; real GPUs have 100 to 2,500"),
+    _number("l2_mb", 0.1, 10_000, "MB; real GPUs have 6 to 130"),
+    _count("warpgroup_mma", 0, 1, "1 for 64-row warpgroup tensor-core tiles, else 0"),
+    _number("tc_sustained_share", 0.05, 1, "a share of the peak"),
+    _number("hbm_achievable_share", 0.05, 1, "a share of the bandwidth"),
+    _number("load_latency_us", 0.01, 100, "microseconds; real loaded latencies are 0.3 to 1"),
+    _number("launch_us", 0.1, 1_000, "microseconds; a launch takes 1 to 10"),
+    Column("spec_source"),
+    Column("calibration_source"),
+)
+"""data/gpus.csv: one row per GPU (the module docstring says what each column means)."""
+
+LAYER_COLUMNS: tuple[Column, ...] = (
+    Column("name", unique=True),
+    Column("model"),
+    _count("tp", 1, 1_024, "tensor-parallel degree"),
+    Column("layer"),
+    _count("n", 1, 10_000_000, "elements; the largest Llama-3 layer has N = 106,496"),
+    _count("k", 1, 10_000_000, "elements; the largest Llama-3 layer has K = 53,248"),
+    Column("derivation"),
+)
+"""data/llm_layers.csv: one row per linear layer."""
+
+KERNELBENCH_MODELS = ("llama_3_1_70b", "deepseek_v3", "deepseek_r1")
+KERNELBENCH_COLUMNS: tuple[Column, ...] = (
+    Column("method", unique=True),
+    Column("toy_mode", choices=("one_shot", "resample", "scalar", "explain", "suggest")),
+    *(_count(model, 0, 100, "a percentage; empty where the paper has no entry", optional=True)
+      for model in KERNELBENCH_MODELS),
+    Column("source"),
+)
+"""data/kernelbench_table1.csv: KernelBench's Table 1 (see `kernelbench_rows`)."""
+
+KERNELBENCH_LEVELS = ("level_1", "level_2", "level_3")
+KERNELBENCH_FIGURE2_COLUMNS: tuple[Column, ...] = (
+    Column("model", unique=True),
+    *(_count(level, 0, 100, "a percentage", optional=True) for level in KERNELBENCH_LEVELS),
+    Column("source"),
+)
+"""data/kernelbench_figure2.csv: KernelBench's one-shot baseline (see `kernelbench_one_shot_rows`)."""
+
+PAPER_FIGURE_COLUMNS: tuple[Column, ...] = (
+    Column("key", unique=True),
+    Column("value", "figure", 1e-9, 1e12, "a positive figure quoted from a paper"),
+    Column("source"),
+)
+"""data/paper_figures.csv: single figures the notebooks quote (see `paper_figures`)."""
+
+MEASUREMENT_TIMINGS = ("graph", "trace", "per_call", "back_to_back", "unknown")
+MEASUREMENT_COLUMNS: tuple[Column, ...] = (
+    Column("id", unique=True),
+    Column("gpu", optional=True),
+    Column("gpu_as_stated"),
+    *(_count(name, 1, 2**31 - 1, "elements of a GEMM dimension") for name in ("m", "n", "k")),
+    Column("dtype", choices=("bf16", "fp16")),
+    _number("measured_tflops", 0.001, 100_000, "TFLOP/s; real GEMMs reach 1 to 2,500", optional=True),
+    _number("measured_us", 0.01, 1e9, "microseconds", optional=True),
+    Column("primary", choices=("tflops", "us")),
+    Column("library"),
+    Column("timing", choices=MEASUREMENT_TIMINGS),
+    Column("l2_flushed", choices=("yes", "no", "unknown")),
+    Column("use", choices=("yes", "no")),
+    Column("why_not_used", optional=True),
+    Column("timing_notes"),
+    Column("source"),
+    Column("source_location"),
+    Column("quote"),
+    Column("notes", optional=True),
+)
+"""data/gemm_measurements.csv: published GEMM timings (see `measurement_rows`)."""
+
+VLLM_COLUMNS: tuple[Column, ...] = (
+    _count("m_key", 1, 2**31 - 1, "vLLM's key: a token count", unique=True),
+    *(_count(name, 1, 1_024, "a tile size or count") for name in ("block_m", "block_n", "block_k", "group_m",
+                                                                  "num_warps", "num_stages")),
+    Column("file"),
+    Column("vllm_release"),
+    Column("source_location"),
+)
+"""data/vllm_moe_configs.csv: vLLM's tuned H100 configs (see `vllm_config_rows`)."""
+
+SCHEMAS: dict[str, tuple[Column, ...]] = {
+    "gpus.csv": GPU_COLUMNS,
+    "llm_layers.csv": LAYER_COLUMNS,
+    "kernelbench_table1.csv": KERNELBENCH_COLUMNS,
+    "kernelbench_figure2.csv": KERNELBENCH_FIGURE2_COLUMNS,
+    "paper_figures.csv": PAPER_FIGURE_COLUMNS,
+    "gemm_measurements.csv": MEASUREMENT_COLUMNS,
+    "vllm_moe_configs.csv": VLLM_COLUMNS,
 }
-LAYER_COLUMNS: dict[str, Callable[[str], object]] = {
-    "name": str, "model": str, "tp": int, "layer": str, "n": int, "k": int, "derivation": str,
-}
+"""Every data file and its schema."""
 
 
-def read_table(path: pathlib.Path, columns: dict[str, Callable[[str], object]]) -> list[dict[str, object]]:
-    """Return the rows of the CSV at `path` converted by `columns`; raise ValueError naming file, line and column.
+def _measurement_rule(row: dict[str, Value]) -> Optional[tuple[str, str]]:
+    if row[f"measured_{row['primary']}"] is None:
+        return "primary", "names a column that is empty; it must name the one holding the source's number"
+    if (row["use"] == "yes") == bool(row["why_not_used"]):
+        return "use", "must be 'yes' (and why_not_used empty) or 'no' (with a reason in why_not_used)"
+    return None
 
-    Numbers must be positive (every column here is a size, a count or a rate) and text must not be empty.
-    """
-    with open(path, newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        header = reader.fieldnames or []
-        missing = [c for c in columns if c not in header]
-        if missing:
-            raise ValueError(f"{path.name}, line 1: missing column(s) {', '.join(missing)}; expected {list(columns)}")
-        rows = []
-        for row in reader:
-            line = reader.line_num
-            if None in row or any(v is None for v in row.values()):
-                raise ValueError(f"{path.name}, line {line}: expected {len(header)} fields, got a different number")
-            out: dict[str, object] = {}
-            for column, convert in columns.items():
-                text = row[column].strip()
-                try:
-                    value = convert(text)
-                except ValueError:
-                    raise ValueError(
-                        f"{path.name}, line {line}, column {column!r}: {text!r} is not a valid {convert.__name__}"
-                    ) from None
-                if convert is str and not value:
-                    raise ValueError(f"{path.name}, line {line}, column {column!r}: empty")
-                if convert is not str and not value > 0 and column != "warpgroup_mma":
-                    raise ValueError(f"{path.name}, line {line}, column {column!r}: {text!r} must be > 0")
-                out[column] = value
-            rows.append(out)
-    return rows
+
+_ROW_CHECKS: dict[str, RowCheck] = {"gemm_measurements.csv": _measurement_rule}
 
 
 @lru_cache(maxsize=None)
-def _cached(name: str) -> tuple[dict[str, object], ...]:
-    columns = GPU_COLUMNS if name == "gpus.csv" else LAYER_COLUMNS
-    return tuple(read_table(DATA_DIR / name, columns))
+def _cached(name: str) -> tuple[dict[str, Value], ...]:
+    return tuple(read_table(DATA_DIR / name, SCHEMAS[name], _ROW_CHECKS.get(name)))
 
 
-def gpu_rows() -> list[dict[str, object]]:
+def gpu_rows() -> list[dict[str, Value]]:
     """Return the rows of data/gpus.csv (converted, in file order)."""
     return [dict(r) for r in _cached("gpus.csv")]
 
 
-def layer_rows() -> list[dict[str, object]]:
+def layer_rows() -> list[dict[str, Value]]:
     """Return the rows of data/llm_layers.csv (converted, in file order)."""
     return [dict(r) for r in _cached("llm_layers.csv")]
 
 
-MEASUREMENT_TIMINGS = ("graph", "trace", "per_call", "back_to_back", "unknown")
-
-
-def measurement_rows() -> list[dict[str, object]]:
+def measurement_rows() -> list[dict[str, Value]]:
     """Return data/gemm_measurements.csv: published timings of single BF16/FP16 GEMMs, each with its source.
 
-    Columns: id; gpu (a key of data/gpus.csv, or empty when the measured GPU is not one of the pack's); gpu_as_stated
+    Columns: id; gpu (a key of data/gpus.csv, or None when the measured GPU is not one of the pack's); gpu_as_stated
     (the source's words); m, n, k (C[M, N] = A[M, K] B[K, N]); dtype; measured_tflops and measured_us (the source
-    printed the one named in `primary`, the other is derived with 2MNK / t); library; timing (how it was timed:
-    "graph" = inside a CUDA graph, "trace" = kernel duration from a profiler, "per_call" = CUDA events around each
-    call, "back_to_back" = events around a run of calls, "unknown"); l2_flushed (yes / no / unknown); use ("yes" if the
-    model is validated against it) and why_not_used; timing_notes, source, source_location, quote, notes (provenance).
-    A malformed row is refused with the file, line and column.
+    printed the one named in `primary`, the other is derived with 2MNK / t; None when empty); library; timing (how it
+    was timed: "graph" = inside a CUDA graph, "trace" = kernel duration from a profiler, "per_call" = CUDA events
+    around each call, "back_to_back" = events around a run of calls, "unknown"); l2_flushed (yes / no / unknown); use
+    ("yes" if the model is validated against it) and why_not_used; timing_notes, source, source_location, quote, notes
+    (provenance).
     """
-    path = DATA_DIR / "gemm_measurements.csv"
-    with open(path, newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        rows = []
-        for row in reader:
-            line = reader.line_num
-
-            def fail(column: str, why: str) -> ValueError:
-                return ValueError(f"{path.name}, line {line}, column {column!r}: {row.get(column)!r} {why}")
-
-            out: dict[str, object] = dict(row)
-            for column in ("m", "n", "k"):
-                if not (row[column] or "").isdigit() or int(row[column]) < 1:
-                    raise fail(column, "is not an integer >= 1")
-                out[column] = int(row[column])
-            for column in ("measured_tflops", "measured_us"):
-                text = (row[column] or "").strip()
-                try:
-                    value = float(text) if text else None
-                except ValueError:
-                    raise fail(column, "is not a number") from None
-                if value is not None and not (value > 0 and value < float("inf")):
-                    raise fail(column, "must be a finite number > 0")
-                out[column] = value
-            primary = f"measured_{row['primary']}"
-            if primary not in ("measured_tflops", "measured_us") or out[primary] is None:
-                raise fail("primary", "must be 'tflops' or 'us', naming a column that holds the source's number")
-            if row["timing"] not in MEASUREMENT_TIMINGS:
-                raise fail("timing", f"is not one of {list(MEASUREMENT_TIMINGS)}")
-            if row["use"] not in ("yes", "no") or (row["use"] == "yes") == bool(row["why_not_used"]):
-                raise fail("use", "must be 'yes' (and why_not_used empty) or 'no' (with a reason in why_not_used)")
-            if not row["source"] or not row["quote"]:
-                raise fail("source", "needs a source and a quote")
-            rows.append(out)
-    return rows
+    return [dict(r) for r in _cached("gemm_measurements.csv")]
 
 
-def vllm_config_rows() -> list[dict[str, object]]:
+def vllm_config_rows() -> list[dict[str, Value]]:
     """Return data/vllm_moe_configs.csv: vLLM's tuned H100 Triton configs of one fused-MoE config file, per M key.
 
     Columns: m_key (vLLM's key: a token count); block_m, block_n, block_k, group_m, num_warps, num_stages (the file's
     BLOCK_SIZE_M, BLOCK_SIZE_N, BLOCK_SIZE_K, GROUP_SIZE_M, num_warps, num_stages); file, vllm_release,
     source_location (provenance). Keys are unique and ascending, as in the file.
     """
-    path = DATA_DIR / "vllm_moe_configs.csv"
-    columns = {"m_key": int, "block_m": int, "block_n": int, "block_k": int, "group_m": int, "num_warps": int,
-               "num_stages": int, "file": str, "vllm_release": str, "source_location": str}
-    rows = read_table(path, columns)
-    keys = [int(r["m_key"]) for r in rows]
-    if keys != sorted(set(keys)):
-        raise ValueError(f"{path.name}: column 'm_key' must hold unique keys in ascending order, got {keys}")
+    rows = [dict(r) for r in _cached("vllm_moe_configs.csv")]
+    keys = [r["m_key"] for r in rows]
+    if keys != sorted(keys):  # type: ignore[type-var]
+        raise DataError(f"vllm_moe_configs.csv: column 'm_key' must hold ascending keys, as vLLM's file does; got "
+                        f"{keys}")
     return rows
 
 
-KERNELBENCH_MODELS = ("llama_3_1_70b", "deepseek_v3", "deepseek_r1")
-KERNELBENCH_LEVELS = ("level_1", "level_2", "level_3")
-
-
-def _percentages(name: str, keys: tuple[str, ...], columns: tuple[str, ...]) -> list[dict[str, object]]:
-    """Return the rows of data/`name`: text `keys` as read, each of `columns` a percentage 0..100 (None if empty)."""
-    path = DATA_DIR / name
-    with open(path, newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        rows = []
-        for row in reader:
-            out: dict[str, object] = {key: row[key] for key in keys}
-            for column in columns:
-                text = (row.get(column) or "").strip()
-                if text and not (text.isdigit() and 0 <= int(text) <= 100):
-                    raise ValueError(f"{path.name}, line {reader.line_num}, column {column!r}: {text!r} is not a "
-                                     "percentage 0..100 (or empty for no entry)")
-                out[column] = int(text) if text else None
-            rows.append(out)
-    return rows
-
-
-def kernelbench_rows() -> list[dict[str, object]]:
+def kernelbench_rows() -> list[dict[str, Value]]:
     """Return KernelBench's Table 1 (Level 2, fast_1 in %, 10 calls) from data/kernelbench_table1.csv.
 
     Source: arXiv 2502.10517v1, Table 1 (section 5.1.3). Columns: method (the paper's row), toy_mode (the lecture-10
     mode it corresponds to), one column per model in KERNELBENCH_MODELS (a percentage 0..100, or empty where the paper
     has no entry: None), source.
     """
-    return _percentages("kernelbench_table1.csv", ("method", "toy_mode", "source"), KERNELBENCH_MODELS)
+    return [dict(r) for r in _cached("kernelbench_table1.csv")]
 
 
-def kernelbench_one_shot_rows() -> list[dict[str, object]]:
+def kernelbench_one_shot_rows() -> list[dict[str, Value]]:
     """Return KernelBench's one-shot baseline (fast_1 over PyTorch Eager in %) from data/kernelbench_figure2.csv.
 
     Source: arXiv 2502.10517v1, Figure 2 (section 4.1), greedy decoding on an NVIDIA L40S. Columns: model, one column
     per level in KERNELBENCH_LEVELS (a percentage 0..100), source.
     """
-    return _percentages("kernelbench_figure2.csv", ("model", "source"), KERNELBENCH_LEVELS)
+    return [dict(r) for r in _cached("kernelbench_figure2.csv")]
 
 
 def paper_figures() -> dict[str, float]:
@@ -217,17 +243,4 @@ def paper_figures() -> dict[str, float]:
     Columns: key, value (a positive number; an int when written without a decimal point), source (paper, version and
     the place in it). Kept here, not in prose, so that every number a notebook states comes from a file with a source.
     """
-    path = DATA_DIR / "paper_figures.csv"
-    figures: dict[str, float] = {}
-    with open(path, newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        for row in reader:
-            text = (row.get("value") or "").strip()
-            try:
-                value = int(text) if text.isdigit() else float(text)
-            except ValueError:
-                raise ValueError(f"{path.name}, line {reader.line_num}, column 'value': {text!r} is not a number") from None
-            if not value > 0 or not (row.get("source") or "").strip():
-                raise ValueError(f"{path.name}, line {reader.line_num}: value must be > 0 and the source not empty")
-            figures[row["key"]] = value
-    return figures
+    return {str(r["key"]): r["value"] for r in _cached("paper_figures.csv")}  # type: ignore[misc]

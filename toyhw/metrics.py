@@ -3,15 +3,50 @@
 Source: KernelBench (arXiv 2502.10517v1, section 3.3) and its repository ScalingIntelligence/KernelBench,
 `src/score.py::fastp` at commit 7ed4e989b8b044e3bbc442ab5a41382c345396b4. The comparison is strict (`>`), and a
 task whose kernel failed or is missing still counts in the denominator, so fast_0 is the correctness rate.
+
+Plain Python on purpose: a benchmark has hundreds of tasks, and keeping numpy out keeps `python -m toyhw fastp` as
+quick to start as the lecture's script. A value that is not a speedup (NaN, negative, None, text) is refused, never
+counted as a failure: a failed task's speedup is 0.0, and anything else means the caller mixed something up.
 """
 from __future__ import annotations
 
+import math
 from typing import Optional, Sequence
 
-import numpy as np
-
+_INF = float("inf")
 KERNELBENCH_PS: tuple[float, ...] = (0.0, 0.5, 0.8, 1.0, 1.5, 2.0)
 """The thresholds KernelBench's analysis script reports."""
+
+
+def _speedups(speedups: Sequence[float]) -> list[float]:
+    """Return `speedups` as floats, or raise ValueError naming the first entry that is not a finite number >= 0."""
+    if isinstance(speedups, (str, bytes)) or not hasattr(speedups, "__iter__"):
+        raise ValueError(f"speedups = {speedups!r} is not allowed; it must be a non-empty sequence with one entry per "
+                         "task")
+    values = list(speedups)
+    if not values:
+        raise ValueError("speedups is empty; it must be a non-empty sequence with one entry per task")
+    for i, value in enumerate(values):
+        if type(value) is float and value >= 0 and value != _INF:  # the common case, quickly (NaN fails >= 0)
+            continue
+        if not _real(value) or not math.isfinite(value) or value < 0:
+            raise ValueError(f"speedups[{i}] = {value!r} is not allowed; speedups must have one entry per task, a "
+                             "finite number >= 0 (0.0 for a failed task)")
+    return [float(v) for v in values]
+
+
+def _real(value: object) -> bool:
+    """Return True for a real number that is not a bool (numpy's numbers included)."""
+    import numbers  # here, not at import: its ABCs cost start-up time, and most values are plain floats
+
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def check_p(name: str, p: float) -> float:
+    """Return the threshold `p` if it is a finite number >= 0, else raise ValueError naming `name`."""
+    if type(p) not in (float, int) and not _real(p) or not math.isfinite(p) or p < 0:
+        raise ValueError(f"{name} = {p!r} is not allowed; p must be a finite number >= 0")
+    return p
 
 
 def fast_p(speedups: Sequence[float], p: float, correct: Optional[Sequence[bool]] = None) -> float:
@@ -20,17 +55,26 @@ def fast_p(speedups: Sequence[float], p: float, correct: Optional[Sequence[bool]
     `speedups` has one entry per task of the benchmark, failures included. A failed task's speedup is 0.0 by toyhw's
     convention; pass `correct` when correctness is known separately (a wrong kernel can be fast).
     """
-    s = np.asarray(speedups, dtype=float)
-    if s.ndim != 1 or s.size == 0:
-        raise ValueError(f"speedups must be a non-empty 1-D sequence (one entry per task); got shape {s.shape}")
-    if not np.isfinite(p) or p < 0:
-        raise ValueError(f"p = {p!r} is not allowed; p must be a finite number >= 0")
-    ok = s > 0 if correct is None else np.asarray(correct, dtype=bool)
-    if ok.shape != s.shape:
-        raise ValueError(f"correct has {ok.size} entries but speedups has {s.size}; give one per task")
-    return float(np.count_nonzero(ok & (s > p))) / s.size
+    values = _speedups(speedups)
+    bar = check_p("p", p)
+    if correct is None:
+        hits = sum(1 for s in values if s > 0 and s > bar)
+    else:
+        if isinstance(correct, (str, bytes)) or not hasattr(correct, "__iter__"):
+            raise ValueError(f"correct = {correct!r} is not allowed; give one True/False per task")
+        flags = list(correct)
+        if len(flags) != len(values):
+            raise ValueError(f"correct has {len(flags)} entries but speedups has {len(values)}; give one per task")
+        for i, flag in enumerate(flags):
+            if flag not in (True, False):  # 1 and 0 (and numpy's booleans) compare equal to them
+                raise ValueError(f"correct[{i}] = {flag!r} is not allowed; give one True/False per task")
+        hits = sum(1 for s, ok in zip(values, flags) if ok and s > bar)
+    return hits / len(values)
 
 
-def fast_p_curve(speedups: Sequence[float], ps: Sequence[float]) -> np.ndarray:
+def fast_p_curve(speedups: Sequence[float], ps: Sequence[float]) -> list[float]:
     """Return fast_p for every p in `ps` (one pass per p; used for the fast_p-against-p plots)."""
-    return np.array([fast_p(speedups, p) for p in ps])
+    values = _speedups(speedups)
+    if isinstance(ps, (str, bytes)) or not hasattr(ps, "__iter__"):
+        raise ValueError(f"ps = {ps!r} is not allowed; give a sequence of thresholds, e.g. [0.0, 0.5, 1.0]")
+    return [fast_p(values, p) for p in ps]

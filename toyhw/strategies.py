@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Callable, Generic, Iterator, TypeVar
 
+from toyhw.checks import UnknownNameError
+
 T = TypeVar("T")
 
 
@@ -33,11 +35,12 @@ class Registry(Generic[T]):
         return self.register(name)(item)
 
     def get(self, name: str) -> T:
-        """Return the strategy called `name`; raise KeyError naming the known ones otherwise."""
+        """Return the strategy called `name`; raise UnknownNameError (a KeyError and a ValueError) naming the known
+        ones otherwise."""
         try:
             return self._items[name]
         except (KeyError, TypeError):
-            raise KeyError(f"unknown {self.kind} {name!r}; known: {', '.join(self._items)}") from None
+            raise UnknownNameError(f"unknown {self.kind} {name!r}; known: {', '.join(self._items)}") from None
 
     def available(self) -> list[str]:
         """Return the registered names in registration order (the order dropdowns show)."""

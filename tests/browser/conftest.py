@@ -3,6 +3,8 @@
 Every server runs on a throwaway copy of notebooks/ (JupyterLab autosaves, and the committed notebooks must not change),
 with its own Jupyter config, data and runtime folders (the developer's settings must not leak in), and is always
 stopped, also when a test fails: the fixture's finalizer ends the whole process group and any kernel it started.
+Each server asks for a random token (given in its environment, not on its command line, where any user of a shared
+machine could read it): another user of the machine cannot run code in it while the tests run.
 
 Where Chromium is missing the tests skip with the reason (tools/ensure_chromium.sh writes it); under CI (CI=true) or
 with TOYHW_REQUIRE_BROWSER=1 they fail instead, so a CI run can never pass without having run them.
@@ -13,6 +15,7 @@ import dataclasses
 import json
 import os
 import pathlib
+import secrets
 import shutil
 import signal
 import socket
@@ -125,11 +128,17 @@ class Server:
         url: base URL, http://127.0.0.1:PORT (no trailing slash).
         root: the throwaway folder it serves; its notebooks/ is a copy of the committed one.
         log: file that holds the server's stdout and stderr.
+        token: the random token the server asks for.
     """
 
     url: str
     root: pathlib.Path
     log: pathlib.Path
+    token: str
+
+    def address(self, path: str) -> str:
+        """Return the URL of `path` with the token: the first page a browser opens with it logs the browser in."""
+        return f"{self.url}{path}{'&' if '?' in path else '?'}token={self.token}"
 
 
 def _free_port() -> int:
@@ -220,13 +229,14 @@ def _wait_until_up(proc: subprocess.Popen, url: str, log: pathlib.Path) -> None:
 
 def _serve(cmd: list[str], base: pathlib.Path, root: pathlib.Path, port: int, ready_path: str,
            log: pathlib.Path) -> Iterator[Server]:
-    url = f"http://127.0.0.1:{port}"
+    server = Server(url=f"http://127.0.0.1:{port}", root=root, log=log, token=secrets.token_urlsafe(32))
+    env = {**_isolated_env(base), "JUPYTER_TOKEN": server.token}  # read by jupyter_server's identity provider
     with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=root, env=_isolated_env(base), stdin=subprocess.DEVNULL, stdout=out,
+        proc = subprocess.Popen(cmd, cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        _wait_until_up(proc, url + ready_path, log)
-        yield Server(url=url, root=root, log=log)
+        _wait_until_up(proc, server.address(ready_path), log)
+        yield server
     finally:
         _stop(proc)
 
@@ -247,12 +257,13 @@ def lab_settings(base: pathlib.Path) -> pathlib.Path:
 
 @pytest.fixture(scope="session")
 def lab_server(browser, tmp_path_factory: pytest.TempPathFactory, artifacts: pathlib.Path) -> Iterator[Server]:
-    """JupyterLab on a free port of 127.0.0.1, no token, the app exposed as window.jupyterapp, on a copy of the pack."""
+    """JupyterLab on a free port of 127.0.0.1, a random token, the app exposed as window.jupyterapp, on a copy of the
+    pack."""
     base = tmp_path_factory.mktemp("lab")
     root = _throwaway_root(base)
     port = _free_port()
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-           "--ServerApp.port_retries=0", "--IdentityProvider.token=", "--ServerApp.password=",
+           "--ServerApp.port_retries=0", "--ServerApp.password=",
            f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True",
            f"--LabApp.app_settings_dir={lab_settings(base)}", *_root_flags()]
     yield from _serve(cmd, base, root, port, "/api/status", artifacts / "jupyterlab.log")
@@ -260,10 +271,11 @@ def lab_server(browser, tmp_path_factory: pytest.TempPathFactory, artifacts: pat
 
 @pytest.fixture(scope="session")
 def voila_server(browser, tmp_path_factory: pytest.TempPathFactory, artifacts: pathlib.Path) -> Iterator[Server]:
-    """Voila serving a copy of notebooks/ as code-free apps (tracebacks shown, so a failing cell is visible)."""
+    """Voila serving a copy of notebooks/ as code-free apps (tracebacks shown, so a failing cell is visible), with a
+    random token (auto_token: Voila then takes JUPYTER_TOKEN from the environment instead of serving without one)."""
     base = tmp_path_factory.mktemp("voila")
     root = _throwaway_root(base)
     port = _free_port()
     cmd = [sys.executable, "-m", "voila", str(root / "notebooks"), "--no-browser", "--Voila.ip=127.0.0.1",
-           f"--port={port}", "--Voila.port_retries=0", "--token=", "--show_tracebacks=True"]
+           f"--port={port}", "--Voila.port_retries=0", "--Voila.auto_token=True", "--show_tracebacks=True"]
     yield from _serve(cmd, base, root, port, "/", artifacts / "voila.log")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import pathlib
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -98,13 +99,23 @@ def _rendered(page, timeout: float = 30.0) -> dict:
 
 
 @pytest.mark.browser
+def test_lab_refuses_requests_without_its_token(lab_server):
+    """Another user of the machine, who does not know the random token, cannot reach the kernels."""
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"{lab_server.url}/api/kernels", timeout=30)
+    assert refused.value.code == 403
+    with urllib.request.urlopen(lab_server.address("/api/kernels"), timeout=30) as resp:
+        assert resp.status == 200
+
+
+@pytest.mark.browser
 def test_lab_starts_without_news_or_update_popups(lab_server, page):
     """The pack's settings override answers JupyterLab's news question (never) and turns off its update check."""
-    url = f"{lab_server.url}/lab/api/settings/@jupyterlab/apputils-extension:notification"
+    url = lab_server.address("/lab/api/settings/@jupyterlab/apputils-extension:notification")
     with urllib.request.urlopen(url, timeout=30) as resp:
         defaults = {name: prop.get("default") for name, prop in json.load(resp)["schema"]["properties"].items()}
     assert (defaults["fetchNews"], defaults["checkForUpdates"]) == ("false", False)
-    page.goto(f"{lab_server.url}/lab?reset")
+    page.goto(lab_server.address("/lab?reset"))
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget", timeout=90_000)
     page.wait_for_timeout(3000)  # the news question shows a few seconds after start-up
     toasts = page.locator(".Toastify__toast").all_inner_texts()
@@ -116,7 +127,7 @@ def test_lab_starts_without_news_or_update_popups(lab_server, page):
 def test_notebook_in_jupyterlab(path: pathlib.Path, lab_server, page, artifacts: pathlib.Path) -> None:
     """Open the notebook, run all cells, see no error, move every control of every panel and see each redraw."""
     start = time.monotonic()
-    page.goto(f"{lab_server.url}/lab/tree/notebooks/{path.name}?reset")
+    page.goto(lab_server.address(f"/lab/tree/notebooks/{path.name}?reset"))
     try:
         page.wait_for_function(_OPENED, arg=path.name, timeout=90_000)
         assert page.evaluate(_KERNEL_IDLE) == "idle"

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pathlib
 import time
+import urllib.parse
+import urllib.request
 
 import pytest
 
@@ -16,6 +18,13 @@ from widget_driver import exercise_panels, has_widget_cells, notebooks, page_err
 APP_NOTEBOOKS = notebooks()
 REQUIRED = ("02_feedback_loops", "04_alphaevolve_ablations")
 LOAD_TIMEOUT = 300.0  # seconds for Voila to run the notebook and the page to render its widgets
+
+
+@pytest.mark.browser
+def test_voila_refuses_requests_without_its_token(voila_server):
+    """Another user of the machine, who does not know the random token, gets the login page, not a notebook."""
+    with urllib.request.urlopen(f"{voila_server.url}/voila/render/{APP_NOTEBOOKS[0].name}", timeout=60) as resp:
+        assert urllib.parse.urlparse(resp.geturl()).path == "/login"
 
 
 def _wait_rendered(page) -> None:
@@ -57,7 +66,7 @@ def test_notebook_as_voila_app(path: pathlib.Path, voila_server, page, artifacts
 
 def _check_app(path: pathlib.Path, voila_server, page, artifacts: pathlib.Path) -> None:
     start = time.monotonic()
-    page.goto(f"{voila_server.url}/voila/render/{path.name}", timeout=LOAD_TIMEOUT * 1000)
+    page.goto(voila_server.address(f"/voila/render/{path.name}"), timeout=LOAD_TIMEOUT * 1000)
     _wait_rendered(page)
     ran = time.monotonic() - start
     page.screenshot(path=str(artifacts / f"voila-{path.stem}.png"))

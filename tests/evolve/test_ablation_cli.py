@@ -1,12 +1,19 @@
-"""`python -m toyhw ablations | targeting | branches`: the JSON contract of DESIGN.md and errors that name the input."""
+"""`python -m toyhw ablations | targeting | branches`: the JSON contract the README documents, and errors that name the input."""
+import fcntl
 import json
+import os
+import pty
+import signal
+import struct
 import subprocess
 import sys
+import termios
+import time
 
 import pytest
 
 from toyhw import cli
-from toyhw.evolve import ablations
+from toyhw.evolve import branch_check, targeting
 
 
 def run_json(capsys, *args):
@@ -36,7 +43,7 @@ def test_targeting_json_shape(capsys):
     out = run_json(capsys, "targeting", "--seed", "0", "--budget", "100")
     assert set(out) == {"n_shapes", "n_stuck", "share_on_stuck", "overlap_top5"}
     # the figures of demo 2, recomputed from its per-shape rows: stuck = vs_best > 0.95, weights 1/ratio - 1 + 0.05
-    rows = ablations.targeting(0, 100).rows
+    rows = targeting.targeting(0, 100).rows
     stuck = [r.vs_best > 0.95 for r in rows]
     assert (out["n_shapes"], out["n_stuck"]) == (44, sum(stuck))
     for key, ratio in (("roofline", "vs_roofline"), ("best", "vs_best")):
@@ -55,7 +62,7 @@ def test_branches_json_shape(capsys):
         for r in rows:
             assert set(r) == {"seed", "added", "added_bad_branch", "db_size", "db_bad_branch", "crash_new_shapes",
                               "best_has_bad_branch"}
-    demo = ablations.branches((0, 1), 80)
+    demo = branch_check.branches((0, 1), 80)
     assert out == {key: [r.as_dict() for r in rows] for key, rows in demo.items()}
     assert all((r["added_bad_branch"], r["db_bad_branch"], r["best_has_bad_branch"]) == (0, 0, False)
                for r in out["checked"])
@@ -71,3 +78,65 @@ def test_branches_json_shape(capsys):
 def test_bad_input_exits_2_naming_it(args, message):
     proc = subprocess.run([sys.executable, "-m", "toyhw", *args], capture_output=True, text=True)
     assert proc.returncode == 2 and message in proc.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["ablations", "--variants", ""], "--variants = '' is not allowed; give one or more variants, e.g. full,small_llm"),
+    (["ablations", "--variants", "full,full"], "--variants = 'full,full' is not allowed; it lists full twice"),
+    (["ablations", "--seeds", "0,0"], "--seeds = '0,0' is not allowed; it lists 0 twice; give each seed once"),
+    (["ablations", "--seeds", "-1"], "--seeds = '-1' is not allowed; '-1': a seed must be an integer >= 0"),
+    (["ablations", "--budget", "1000000000"], "--budget = 1000000000 is not allowed; it must be an integer >= 1 and "
+                                              "<= 100,000 (proposed programs; MAX_BUDGET"),
+    (["ablations", "--seeds", ",".join(map(str, range(101)))], "give at most 100 seeds"),
+    (["ablations", "--workers", "100000"], "--workers = 100000 is not allowed"),
+    (["targeting", "--seed", "-3"], "--seed = -3 is not allowed; a seed must be an integer >= 0"),
+    (["branches", "--seeds", "1,1"], "--seeds = '1,1' is not allowed; it lists 1 twice"),
+])
+def test_empty_repeated_negative_or_oversized_input_exits_2(args, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(args)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and message in err and "Traceback" not in err
+
+
+def _on_a_terminal(args: list[str]) -> tuple[subprocess.Popen, int]:
+    """Start `python -m toyhw ARGS` with its stderr on a pseudo-terminal of 100 columns (so it draws its progress
+    bar)."""
+    reader, writer = pty.openpty()
+    fcntl.ioctl(writer, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "toyhw", *args], stdout=subprocess.PIPE, stderr=writer)
+    os.close(writer)
+    return proc, reader
+
+
+def _read_all(fd: int) -> str:
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # the terminal's other end closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(fd)
+    return b"".join(chunks).decode(errors="replace")
+
+
+def test_a_long_ablation_shows_progress_on_a_terminal():
+    proc, terminal = _on_a_terminal(["ablations", "--seeds", "0,1", "--budget", "30", "--variants", "full,no_cascade"])
+    err = _read_all(terminal)
+    assert proc.wait(timeout=120) == 0 and b"oracle (best config per shape)" in proc.stdout.read()
+    assert "evolution runs" in err and "4/4" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_stops_an_ablation_with_one_line_and_exit_130(workers):
+    proc, terminal = _on_a_terminal(["ablations", "--seeds", ",".join(map(str, range(40))), "--budget", "20000",
+                                     "--workers", workers])
+    time.sleep(4)  # the runs have started (the whole study would take many minutes)
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=60) == 130
+    err = _read_all(terminal)
+    assert err.rstrip().endswith("python -m toyhw ablations: interrupted") and "Traceback" not in err
+    assert proc.stdout.read() == b""

@@ -8,7 +8,8 @@ import pytest
 from toyhw.gemm import expert
 from toyhw.evolve import evaluator as evaluator_module
 from toyhw.evolve.ablations import context
-from toyhw.evolve.evaluator import Evaluator, ShapeTimes, geomean_speedup, oracle_speedup
+from toyhw.evolve.evaluator import Evaluator, geomean_speedup, oracle_speedup
+from toyhw.evolve.shape_times import ShapeTimes
 from toyhw.evolve.loop import evolve
 from toyhw.gemm.config import GemmConfig, config_space
 from toyhw.evolve.programs import Program, Rule, choose, expert_program

@@ -85,16 +85,13 @@ def test_evolve_with_a_real_client_then_its_replay(capsys, tmp_path, monkeypatch
 
 
 @pytest.mark.parametrize("args, message", [
-    (["prompt", "--step", "0"], "step = 0 is not allowed"),
     (["prompt", "--variant", "nope"], "unknown variant 'nope'"),
-    (["evolve", "--budget", "0"], "budget = 0 is not allowed"),
     (["evolve", "--log", "x.jsonl"], "--log and --model need --llm URL"),
     (["evolve", "--replay", "missing.jsonl"], "cannot read the log 'missing.jsonl'"),
     (["evolve", "--replay", "x.jsonl", "--llm", "http://127.0.0.1:9/v1"], "--replay replays a logged run"),
     (["evolve", "--llm", "http://127.0.0.1:9/v1"], "no model name"),
     (["evolve", "--llm"], "no LLM base URL"),
     (["evolve", "--llm", "127.0.0.1:8000", "--model", "m"], "base_url = '127.0.0.1:8000' is not allowed"),
-    (["evolve", "--llm", "http://127.0.0.1:9/v1", "--model", "m", "--timeout", "0"], "timeout = 0.0 is not allowed"),
 ])
 def test_bad_input_exits_2_naming_it(args, message, capsys, monkeypatch):
     for name in ("TOYHW_LLM_BASE_URL", "TOYHW_LLM_MODEL"):
@@ -108,3 +105,21 @@ def test_llm_without_the_openai_package_names_the_extra(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "openai", None)
     assert cli.main(["evolve", "--llm", "http://127.0.0.1:9/v1", "--model", "m"]) == 2
     assert "pip install -e '.[llm]'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["evolve", "--attempts", "0"], "--attempts = '0' is not allowed; give a number in [1, 10]"),
+    (["evolve", "--budget", "0"], "--budget = 0 is not allowed"),
+    (["evolve", "--llm", "http://127.0.0.1:9/v1", "--model", "m", "--timeout", "0"], "--timeout = '0' is not allowed"),
+    (["evolve", "--timeout", "-1"], "--timeout = '-1' is not allowed; give a number in (0, 3,600]"),
+    (["evolve", "--timeout", "nan"], "--timeout = 'nan' is not allowed"),
+    (["evolve", "--temperature", "3"], "--temperature = '3' is not allowed; give a number in [0, 2]"),
+    (["evolve", "--max-tokens", "0"], "--max-tokens = '0' is not allowed; give a number in [1, 1,000,000]"),
+    (["evolve", "--seed", "-1"], "--seed = -1 is not allowed"),
+    (["prompt", "--step", "0"], "--step = 0 is not allowed"),
+    (["prompt", "--seed", "-2"], "--seed = -2 is not allowed"),
+])
+def test_every_option_of_prompt_and_evolve_is_range_checked(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(argv)
+    assert exit_.value.code == 2 and message in capsys.readouterr().err

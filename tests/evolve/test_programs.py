@@ -80,9 +80,9 @@ def _choose(*body: str) -> str:
     (_choose("return Config(block_m=17)"),
      "line 2: invalid Config: GemmConfig.block_m = 17 is not allowed; allowed values: [16, 32, 64, 128, 256]"),
     (_choose("if M < X:", "    return Config()", "return Config()"),
-     "line 2: the bound on M must be an integer literal"),
+     "line 2: the bound on M must be an integer literal from 0 to 2,147,483,647"),
     (_choose("if X < M:", "    return Config()", "return Config()"),
-     "line 2: the bound on M must be an integer literal"),
+     "line 2: the bound on M must be an integer literal from 0 to 2,147,483,647"),
     (_choose("if M < 4:", "    return __import__('os').system('echo hi')", "return Config()"),
      "line 3: a branch must return `Config(...)`"),
     (_choose("if M < 4:", "    return Config()"),
@@ -107,13 +107,14 @@ def _choose(*body: str) -> str:
     (_choose("return Config(warps=4)"), f"line 2: Config has no field 'warps' (fields: {FIELDS_LISTED})"),
     (_choose("return Config(16, 16, 32, 2, 2, 1, 7)"), f"line 2: Config takes at most 6 values ({FIELDS_LISTED})"),
     (_choose("return Config(16, block_m=32)"), "line 2: Config field 'block_m' is given twice"),
-    (_choose("return Config(block_m=16.0)"), "line 2: Config field 'block_m' must be an integer literal"),
+    (_choose("return Config(block_m=16.0)"),
+     "line 2: Config field 'block_m' must be an integer literal from 0 to 2,147,483,647"),
     (_choose("if M:", "    return Config()", "return Config()"),
      "line 2: a condition must compare M, N or K with an integer"),
     (_choose("if M != 3:", "    return Config()", "return Config()"), "line 2: comparison NotEq is not allowed"),
     (_choose("if M is 3:", "    return Config()", "return Config()"), "line 2: comparison Is is not allowed"),
     (_choose("if M < 0:", "    return Config()", "return Config()"),
-     "line 2: bound -1 on M is not allowed; bounds are integers >= 0 or None"),
+     "line 2: bound -1 on M is not allowed; bounds are integers from 0 to 2,147,483,647 (MAX_DIM) or None"),
     (_choose("if 3 < 4:", "    return Config()", "return Config()"),
      "line 2: each comparison must have M, N or K on one side and an integer literal on the other"),
 ])
@@ -311,7 +312,8 @@ def test_rule_without_conditions_is_refused():
     (dict(k_min=2.0), "bound 2.0 on K is not allowed"), (dict(m_max=5, k_max=-3), "bound -3 on K is not allowed"),
 ])
 def test_rule_bounds_must_be_integers_at_least_zero(bounds, message):
-    with pytest.raises(ValueError, match=f"^{message}; bounds are integers >= 0 or None$"):
+    bounds_allowed = r"bounds are integers from 0 to 2,147,483,647 \(MAX_DIM\) or None"
+    with pytest.raises(ValueError, match=rf"^{message}; {bounds_allowed}$"):
         Rule(GOOD, **bounds)
 
 

@@ -5,7 +5,7 @@ The findings must come out of the mechanisms; these tests pin them on seeds 10-1
 import numpy as np
 import pytest
 
-from toyhw.evolve import ablations, variants
+from toyhw.evolve import ablations, branch_check, targeting, variants
 from toyhw.evolve.evaluator import geomean_speedup
 from toyhw.evolve.programs import expert_program
 from toyhw.evolve.simplify import simplify
@@ -87,7 +87,7 @@ def test_differences_grow_with_the_budget(study):
 
 
 def test_branch_check_keeps_latent_bad_branches_out():
-    demo = ablations.branches(SEEDS, 1000)
+    demo = branch_check.branches(SEEDS, 1000)
     unchecked, checked = demo["unchecked"], demo["checked"]
     assert sum(r.added_bad_branch for r in unchecked) > 0
     assert sum(r.crash_new_shapes for r in unchecked) > 0
@@ -102,12 +102,12 @@ def test_the_same_findings_hold_on_the_notebooks_seeds_0_to_4():
     assert med["small_llm"] < med["full"] - 0.02
     assert med["full"] > med["fb_roofline"] and med["full"] > med["no_feedback"]
     assert all(max(r.final for r in runs) < study.oracle_train for runs in study.runs.values())
-    demo = ablations.branches(ablations.SEEDS, 1000)
+    demo = branch_check.branches(ablations.SEEDS, 1000)
     assert sum(r.crash_new_shapes for r in demo["unchecked"]) > 0
     assert sum(r.added_bad_branch + r.crash_new_shapes for r in demo["checked"]) == 0
 
 
 @pytest.mark.parametrize("seed", [0, 10, 11, 12, 13])
 def test_roofline_weighting_sends_more_proposals_to_stuck_shapes(seed):
-    share = ablations.targeting(seed, 300).share_on_stuck
+    share = targeting.targeting(seed, 300).share_on_stuck
     assert share["roofline"] > share["best"]

@@ -6,6 +6,9 @@ import json
 import pytest
 
 from toyhw import cli
+from toyhw.gemm import shapes
+from toyhw.gemm.gpu import get_gpu
+from toyhw.gemm.time_table import TimeTable
 
 
 def test_json_contract(capsys: pytest.CaptureFixture[str]):
@@ -36,3 +39,43 @@ def test_table_output_and_unlaunchable_expert(capsys: pytest.CaptureFixture[str]
 def test_bad_input_is_refused_with_the_known_names(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]):
     assert cli.main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_any_shape_gives_the_same_json_as_the_layer_of_that_shape(capsys: pytest.CaptureFixture[str]):
+    assert cli.main(["gemm", "--layer", "70B/8 qkv", "--m", "16", "--json"]) == 0
+    by_layer = json.loads(capsys.readouterr().out)
+    assert cli.main(["gemm", "--shape", "16x1280x8192", "--json"]) == 0
+    by_shape = json.loads(capsys.readouterr().out)
+    assert by_shape["shape"] == {"name": "custom", "M": 16, "N": 1280, "K": 8192}
+    assert {**by_shape, "shape": None} == {**by_layer, "shape": None}
+    assert cli.main(["gemm", "--shape", "3x5x7", "--gpu", "A100"]) == 0
+    assert capsys.readouterr().out.startswith("custom M=3 (N=5, K=7) on A100")
+
+
+@pytest.mark.parametrize("shape", ["12x0x5", "16x4096", "16x4096x4096x2", "axbxc", "-1x2x3", "", "16*4096*4096",
+                                   "1x1x99999999999"])
+def test_a_malformed_shape_exits_2_saying_what_is_allowed(shape: str, capsys: pytest.CaptureFixture[str]):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["gemm", f"--shape={shape}"])  # "=": a value may start with "-"
+    assert exit_.value.code == 2
+    assert (f"--shape = {shape!r} is not allowed; give MxNxK with positive integers, e.g. 16x4096x4096"
+            in capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("argv", [["--shape", "16x64x64", "--layer", "8B qkv"], ["--shape", "16x64x64", "--m", "4"]])
+def test_shape_is_exclusive_with_layer_and_m(argv: list[str], capsys: pytest.CaptureFixture[str]):
+    assert cli.main(["gemm", *argv]) == 2
+    assert "--shape cannot be combined with --layer or --m" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: get_gpu(None), "unknown GPU None; known GPUs: H100"),
+    (lambda: get_gpu(3), "unknown GPU 3"),
+    (lambda: shapes.layer_shape(["8B qkv"], 16), r"unknown layer \['8B qkv'\]; known layers"),
+    (lambda: shapes.layer_shape("8B qkv", 2**40), "M = 1099511627776 is not allowed"),
+    (lambda: shapes.Shape("x", 1, 1, 2**31), "Shape.K = 2147483648 is not allowed"),
+    (lambda: TimeTable(None), "unknown GPU None; known GPUs"),
+])
+def test_library_calls_name_a_bad_gpu_layer_or_size(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()

@@ -1,4 +1,4 @@
-"""The GEMM time model: each effect DESIGN.md lists, pinned on hand-picked shapes."""
+"""The GEMM time model: each effect of toyhw/gemm/cost.py, pinned on hand-picked shapes."""
 from __future__ import annotations
 
 import math

@@ -99,3 +99,58 @@ def test_every_gpu_figure_has_a_source():
         for column in ("tc_sustained_share", "hbm_achievable_share", "load_latency_us", "launch_us"):
             assert column.split("_us")[0].split("_share")[0] in row["calibration_source"] or \
                 "assumed as" in row["calibration_source"], f"{row['key']}: {column} has no source"
+
+
+def test_the_error_table_has_every_group_and_matches_the_summary():
+    found = validate.checks()
+    rows = validate.error_table(found)
+    s = validate.summary(found)
+    assert rows[0]["by"] == "all" and rows[0]["n"] == s["n"] and rows[0]["geomean_error"] == s["geomean_error"]
+    assert rows[0]["worst"] == s["worst"]["id"]
+    for by, key in (("regime", "by_regime"), ("gpu", "by_gpu")):
+        mine = {r["group"]: r for r in rows if r["by"] == by}
+        assert list(mine) == list(s[key])
+        assert all(mine[g]["geomean_error"] == s[key][g]["geomean_error"] and mine[g]["n"] == s[key][g]["n"]
+                   for g in mine)
+    timing = {r["group"]: r["n"] for r in rows if r["by"] == "timing"}
+    assert set(timing) <= set(validate.TIMINGS) and sum(timing.values()) == s["n"]
+    for r in rows:  # the worst row of a group is off by at least the group's mean error
+        assert max(r["worst_ratio"], 1 / r["worst_ratio"]) >= 1 + r["geomean_error"]
+    with pytest.raises(ValueError, match="no measurements"):
+        validate.error_table([])
+
+
+def test_worst_checks_come_first_and_each_timing_method_adds_its_overhead():
+    found = validate.checks()
+    worst = validate.worst_checks(found, 4)
+    assert [c.off_by for c in worst] == sorted((c.off_by for c in found), reverse=True)[:4]
+    assert worst[0].measurement.id == validate.summary(found)["worst"]["id"]
+    m = next(m for m in validate.measurements() if m.id == "G017")  # 1024^3 on H100, per-call events
+    timed = validate.as_timed(m)
+    assert list(timed) == list(validate.TIMINGS)
+    assert timed["trace"] < timed["graph"] < timed["back_to_back"] < timed["per_call"]
+    assert timed["per_call"] == pytest.approx(validate.predict(m).model_us)
+    assert timed["graph"] - timed["trace"] == pytest.approx(get_gpu("H100").launch_s * 1e6)
+
+
+def test_a_library_without_stream_k_shows_a_deeper_dip_than_the_measurement():
+    rows = {m.id: m for m in validate.measurements()}
+    small, big = rows["G020"], rows["G021"]  # 2048^3 and 2176^3: 2.19 waves of 128x128 tiles
+    measured = big.measured_us / small.measured_us
+    waves = (validate.predict(big, schedules=("waves",)).model_us
+             / validate.predict(small, schedules=("waves",)).model_us)
+    both = validate.predict(big).model_us / validate.predict(small).model_us
+    assert both < measured < waves
+    assert validate.predict(big).schedule == "stream_k"
+    assert validate.best_kernel(big.shape, get_gpu("H100"), schedules=("waves",))[2] == "waves"
+
+
+def test_the_formatted_table_and_the_calibrated_figures():
+    rows = validate.error_table(validate.checks())
+    text = validate.format_error_table(rows)
+    assert len(text.splitlines()) == len(rows) + 1 and f"{rows[0]['geomean_error']:.1%}" in text.splitlines()[1]
+    h100 = validate.calibration(get_gpu("H100"))
+    assert h100["launch us"] == 1.0 and h100["achievable share"] == 0.92
+    assert h100["achievable TB/s"] == pytest.approx(3.35 * 0.92)
+    assert h100["best square GEMM"] == pytest.approx(validate.best_efficiency(get_gpu("H100")))
+    assert h100["sustained share"] > h100["best square GEMM"]  # the best tile still loses its ramp-up and tail

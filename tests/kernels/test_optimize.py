@@ -7,13 +7,13 @@ import sys
 
 import pytest
 
-from toyhw.kernels import knobs, optimize, study
+from toyhw.kernels import knobs, optimize, study, tables
 from toyhw.kernels.knobs import KernelConfig
 from toyhw.kernels.optimize import ProposerError
 
 DATA = pathlib.Path(__file__).parents[1] / "data"
 
-# DESIGN.md's table: fast_1 / fast_1.5 per feedback mode after 5, 10, 20, 50 rounds (seed 230, 200 tasks).
+# lecture 10's table (the seed script's output): fast_1 / fast_1.5 per feedback mode after 5, 10, 20, 50 rounds (seed 230, 200 tasks).
 SEED_TABLE = {
     "resample": ["0.72 / 0.27", "0.81 / 0.34", "0.92 / 0.35", "0.97 / 0.46"],
     "scalar": ["0.58 / 0.18", "0.77 / 0.30", "0.87 / 0.39", "0.97 / 0.46"],
@@ -98,7 +98,7 @@ def test_a_proposer_that_raises_is_named_with_the_round():
 
 
 def test_a_proposer_that_is_neither_a_name_nor_a_function_is_refused():
-    with pytest.raises(TypeError, match=r"^proposer = 42 is neither a mode name \(resample, scalar, explain, suggest\) "
+    with pytest.raises(ValueError, match=r"^proposer = 42 is neither a mode name \(resample, scalar, explain, suggest\) "
                                         "nor a function$"):
         optimize.optimize(study.tasks()[0], 3, 42, random.Random(0))
 
@@ -144,16 +144,90 @@ def test_unknown_mode_is_refused_with_the_known_ones():
 
 def test_observations_claim_only_what_the_table_shows():
     table = study.feedback_table()
-    notes = " ".join(study.observations(table))
+    notes = " ".join(tables.observations(table))
     assert "At 5, 10, 20 rounds scalar feedback is even worse" in notes  # 0.58 < 0.72, 0.77 < 0.81, 0.87 < 0.92
     assert "suggest beats explain at fast_1 after 5, 10 rounds" in notes
     # flip the data: the claim must disappear
     flipped = {m: {r: dict(c) for r, c in rows.items()} for m, rows in table.items()}
     for r in flipped["scalar"]:
         flipped["scalar"][r][1.0] = 1.0
-    assert "even worse" not in " ".join(study.observations(flipped))
+    assert "even worse" not in " ".join(tables.observations(flipped))
 
 
 def test_reference_file_for_seed_230_matches_the_design_table():
     ref = json.loads((DATA / "seed000_seed230_tasks200.json").read_text())
     assert ref["one_shot"]["fast"] == {"0.0": 0.42, "1.0": 0.32, "1.5": 0.105}
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: knobs.make_tasks(-3, 10), "seed = -3 is not allowed; a seed must be an integer >= 0"),
+    (lambda: knobs.make_tasks(None, 10), "seed = None is not allowed"),
+    (lambda: study.tasks(-230, 10), "task_seed = -230 is not allowed"),
+    (lambda: study.one_shot(None, 10), "task_seed = None is not allowed"),
+    (lambda: study.feedback_table(task_seed=-3), "task_seed = -3 is not allowed"),
+    (lambda: study.fastp_curves(["scalar"], task_seed=True), "task_seed = True is not allowed"),
+    (lambda: study.iterative_speedups("230", 10, "scalar", 5), "task_seed = '230' is not allowed"),
+    (lambda: study.best_possible_speedups(-1, 10), "task_seed = -1 is not allowed"),
+    (lambda: study.task_kernel(None), "task = None is not allowed; tasks are numbered 0 to 199"),
+])
+def test_a_seed_below_0_or_none_is_refused_everywhere(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: study.one_shot(230, 1_000_000_000), r"n_tasks = 1000000000 is not allowed; .* <= 100,000 \(MAX_TASKS"),
+    (lambda: study.feedback_table(rounds=(10**9,)), r"rounds\[0\] = 1000000000 is not allowed; .* <= 10,000 "
+                                                    r"\(MAX_ROUNDS"),
+    (lambda: study.fastp_curves(["scalar"], max_rounds=10**9), r"max_rounds = 1000000000 is not allowed"),
+    (lambda: study.feedback_table(rounds=(5, 5)), "rounds lists 5 twice"),
+    (lambda: study.feedback_table(rounds=()), "rounds is empty"),
+    (lambda: study.feedback_table(ps=(1.0, float("nan"))), r"ps\[1\] = nan is not allowed"),
+])
+def test_sizes_beyond_what_a_class_needs_are_refused_naming_the_limit(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+@pytest.mark.parametrize("table, message", [
+    ({}, "table = {} is not allowed; give a non-empty feedback table"),
+    ({"scalar": {}}, r"table\['scalar'\] = {} is not allowed"),
+    ({"scalar": {5: {1.0: 0.5}}}, r"table\['scalar'\]\[5\] has no fast_p for p = 1.5"),
+])
+def test_observations_and_frames_of_a_malformed_table_say_what_is_wrong(table, message):
+    from toyhw.kernels import tables
+
+    with pytest.raises(ValueError, match=message):
+        tables.observations(table)
+    with pytest.raises(ValueError, match=message):
+        tables.feedback_frame(table)
+
+
+def test_race_verdict_names_an_unknown_row_or_round_count():
+    from toyhw.kernels import tables
+
+    table = {"scalar": {10: {1.0: 0.5}}, "mine": {10: {1.0: 0.5}}}
+    with pytest.raises(ValueError, match="challenger = 'yours' is not a row of the table; rows: scalar, mine"):
+        tables.race_verdict(table, "yours", 10, 1.0)
+    with pytest.raises(ValueError, match=r"rounds = 20 is not a column of the table; round counts: \[10\]"):
+        tables.race_verdict(table, "mine", 20, 1.0)
+    with pytest.raises(ValueError, match="race it against at least one other mode"):
+        tables.race_verdict({"mine": table["mine"]}, "mine", 10, 1.0)
+
+
+def test_optimize_names_a_task_or_stream_that_is_not_one():
+    with pytest.raises(ValueError, match=r"rng = None is not allowed; give a random.Random"):
+        optimize.optimize(study.tasks()[0], 5, "scalar", None)
+    with pytest.raises(ValueError, match=r"task = 3 is not allowed; give a Task"):
+        optimize.optimize(3, 5, "scalar", random.Random(0))
+
+
+def test_mutate_names_a_config_that_is_not_one():
+    with pytest.raises(ValueError, match=r"config = {'tile': 32} is not allowed; give a KernelConfig"):
+        knobs.mutate({"tile": 32}, random.Random(0))
+
+
+def test_a_config_hashes_by_its_number_and_equal_configs_are_interchangeable():
+    made = KernelConfig(tile=16, vec=4)
+    assert made == KernelConfig.of(16, 0, 4, 0, 1) and hash(made) == hash(KernelConfig.of(16, 0, 4, 0, 1))
+    assert sorted(hash(c) for c in knobs._INTERNED.values()) == list(range(144))

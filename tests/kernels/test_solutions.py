@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from toyhw import metrics
-from toyhw.kernels import optimize, solutions, study
+from toyhw.kernels import failures, optimize, solutions, study
 
 TASKS = list(study.tasks())
 
@@ -34,7 +34,7 @@ def test_the_calm_writer_changes_only_the_tile_and_wins_everywhere():
 def test_one_explained_fix_repairs_exactly_the_single_rule_failures():
     report = study.one_shot()
     assert solutions.one_explained_fix(report) == {"failing": 116, "correct after one fix": 86, "still failing": 30}
-    assert sum(len(study.broken_rules(k.task, k.config)) > 1 for k in report.kernels) == 30
+    assert sum(len(failures.broken_rules(k.task, k.config)) > 1 for k in report.kernels) == 30
     assert solutions.one_explained_fix(report, seed=7) == solutions.one_explained_fix(report)  # the coin never matters
 
 

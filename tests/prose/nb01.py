@@ -10,7 +10,7 @@ import statistics
 import numpy as np
 
 from toyhw import data, metrics
-from toyhw.kernels import knobs, solutions, study, tables
+from toyhw.kernels import failures, knobs, solutions, study, tables
 
 SEED, N = study.SEED_TASK_SEED, study.SEED_N_TASKS
 SPREAD_SEEDS = tuple(1000 * k for k in range(10))
@@ -59,7 +59,7 @@ def quotes() -> list[str]:
     correct = s[s > 0]
     n_correct = len(correct)
     failing = [k for k in kernels if not k.feedback.ok]
-    rules = {k.index: study.broken_rules(k.task, k.config) for k in failing}
+    rules = {k.index: failures.broken_rules(k.task, k.config) for k in failing}
     compile_fail = [k for k in failing if k.feedback.cause == "shared_memory_overflow"]
     also = [rules[k.index] for k in compile_fail if len(rules[k.index]) > 1]
     risky = tables.risky_choice_frame(report)

@@ -13,7 +13,7 @@ import pathlib
 import numpy as np
 
 from toyhw import data, metrics
-from toyhw.kernels import knobs, optimize, solutions, study
+from toyhw.kernels import failures, knobs, optimize, solutions, study
 
 SEED, N = study.SEED_TASK_SEED, study.SEED_N_TASKS
 MODES = ["resample", "scalar", "explain", "suggest"]
@@ -75,8 +75,8 @@ def quotes() -> list[str]:
     rounds = (5, 10, 20, 50)
     report = study.one_shot(SEED, N)
     failing = [k for k in report.kernels if not k.feedback.ok]
-    chance = {k.index: study.one_knob_repair_chance(k.task, k.config) for k in failing}
-    n_rules = {k.index: len(study.broken_rules(k.task, k.config)) for k in failing}
+    chance = {k.index: failures.one_knob_repair_chance(k.task, k.config) for k in failing}
+    n_rules = {k.index: len(failures.broken_rules(k.task, k.config)) for k in failing}
     single = [chance[i] for i in chance if n_rules[i] == 1]
     multi = [chance[i] for i in chance if n_rules[i] > 1]
     ceiling15 = metrics.fast_p(study.best_possible_speedups(SEED, N), 1.5)
@@ -87,7 +87,7 @@ def quotes() -> list[str]:
     c200 = study.fastp_curves(["explain", "suggest"], p=1.5, max_rounds=200)
     at200 = {m: dict(zip(*c200[m])) for m in c200}
     reach = min(r for r, v in at15["explain"].items() if v == ceiling15)
-    missed = study.misses("suggest", 50, 1.5)
+    missed = failures.misses("suggest", 50, 1.5)
     tasks = study.tasks(SEED, N)
     compute = [m for m in missed if m.bottleneck == "compute"]
     at_best = [m for m in compute if m.best_config.tile == tasks[m.index].best_tile
@@ -114,8 +114,8 @@ def quotes() -> list[str]:
 
     return [
         # Think! 1
-        f"at 10 rounds, {study.failed_round_share('scalar', 10):.1%} of all `scalar` runs fail, but\nonly "
-        f"{study.failed_round_share('explain', 10):.1%} of the `explain` runs",
+        f"at 10 rounds, {failures.failed_round_share('scalar', 10):.1%} of all `scalar` runs fail, but\nonly "
+        f"{failures.failed_round_share('explain', 10):.1%} of the `explain` runs",
         # Section 2
         _holds(all(table["explain"][r][1.0] > max(table["scalar"][r][1.0], table["resample"][r][1.0]) for r in rounds),
                f"at 10 rounds `explain` reaches {cell['explain'][10][1.0]}, against {cell['scalar'][10][1.0]} for "
@@ -158,7 +158,7 @@ def quotes() -> list[str]:
         _holds(len(at_best) == len(compute), f"The profiler calls {len(compute)} of those kernels compute-bound, and in "
                f"all {len(at_best)} the\ncompute knobs are already at their best (the task's best tile, unroll "
                f"{max(knobs.KNOBS['unroll'])})"),
-        _holds(study.misses("explain", 50, 1.5) == (), "it\nmisses none of these tasks"),
+        _holds(failures.misses("explain", 50, 1.5) == (), "it\nmisses none of these tasks"),
         # Section 4
         f"the same budget — {figures['kernelbench_table1_calls']} LLM calls per\nLevel "
         f"{figures['kernelbench_table1_level']} task",

@@ -1,32 +1,48 @@
-"""`python -m toyhw ablations`: seed 003 demo 1, every variant x seed, score against the number of proposed programs."""
+"""`python -m toyhw ablations`: seed 003 demo 1, every variant x seed, score against the number of proposed programs.
+
+A long run (many seeds, a big budget) is legitimate here: on a terminal it draws a progress bar, and Ctrl-C stops it
+with one line (toyhw.cli).
+"""
 from __future__ import annotations
 
 import argparse
-
 import sys
 
-from toyhw.evolve import ablations, sweep, variants
-from toyhw.commands.options import int_list, name_list
+from toyhw import checks
+from toyhw.commands import options
 
 HELP = "mini AlphaEvolve ablations: variants x seeds, best score vs proposed programs (lecture 14, demo 1)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the seeds, the budget and the variants."""
-    parser.add_argument("--seeds", type=int_list("--seeds"), default=list(ablations.SEEDS),
-                        help="comma-separated seeds (default 0,1,2,3,4)")
-    parser.add_argument("--budget", type=int, default=ablations.BUDGET, help="proposed programs per run (default 1000)")
-    parser.add_argument("--variants", type=name_list, default=list(variants.SEED_VARIANTS),
+    """Add the seeds, the budget, the variants and the worker processes."""
+    from toyhw.evolve import ablations, variants
+
+    options.seeds_and_budget(parser, list(ablations.SEEDS), ablations.BUDGET, "proposed programs per run")
+    parser.add_argument("--variants", type=options.name_list("--variants", "variant", "full,small_llm"),
+                        default=list(variants.SEED_VARIANTS),
                         help="comma-separated variants (default: the seed's nine; known: "
                              f"{','.join(variants.available())})")
-    parser.add_argument("--workers", type=int, default=1,
+    parser.add_argument("--workers", type=options.integer("--workers", _check_workers, "2"), default=1,
                         help="local processes to spread the runs over (default 1: serial; results are identical)")
+
+
+def _check_workers(name: str, workers: int) -> int:
+    return checks.check_int(name, workers, 1, checks.MAX_WORKERS, "MAX_WORKERS")
 
 
 def run(args: argparse.Namespace) -> dict:
     """Return {"budget", "seeds", "oracle": {"train", "test"}, "variants": {name: {history, final, test, ...}}}."""
-    progress = sweep.terminal_progress() if sys.stderr.isatty() else None
-    study = sweep.study(args.variants, args.seeds, args.budget, workers=args.workers, progress=progress)
+    from toyhw.evolve import sweep
+
+    progress = sweep.terminal_progress("evolution runs") if sys.stderr.isatty() else None
+    try:
+        if progress is not None:
+            progress(0, len(args.variants) * len(args.seeds))  # the bar shows before the first run ends
+        study = sweep.study(args.variants, args.seeds, args.budget, workers=args.workers, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()  # after Ctrl-C the next message starts on its own line
     return {
         "budget": study.budget,
         "seeds": list(study.seeds),
@@ -47,6 +63,8 @@ def run(args: argparse.Namespace) -> dict:
 def render(result: dict) -> str:
     """Return the seed's table: medians at 50/100/300/1000 programs, min-max at the end, test score, runs, rules."""
     import numpy as np
+
+    from toyhw.evolve import ablations
 
     budget = result["budget"]
     oracle = result["oracle"]["train"]

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from toyhw.evolve import ablations
-from toyhw.commands.options import int_list
+from toyhw.commands import options
 
 HELP = "latent bad branches in the program database with and without the branch check (lecture 14, demo 3)"
 COLUMNS = ("seed", "added", "added_bad_branch", "db_size", "db_bad_branch", "crash_new_shapes", "best_has_bad_branch")
@@ -12,14 +11,16 @@ COLUMNS = ("seed", "added", "added_bad_branch", "db_size", "db_bad_branch", "cra
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the seeds and the budget."""
-    parser.add_argument("--seeds", type=int_list("--seeds"), default=list(ablations.SEEDS),
-                        help="comma-separated seeds (default 0,1,2,3,4)")
-    parser.add_argument("--budget", type=int, default=ablations.BUDGET, help="proposed programs per run (default 1000)")
+    from toyhw.evolve import ablations
+
+    options.seeds_and_budget(parser, list(ablations.SEEDS), ablations.BUDGET, "proposed programs per run")
 
 
 def run(args: argparse.Namespace) -> dict:
     """Return {"checked": [row per seed], "unchecked": [row per seed]}."""
-    return {key: [r.as_dict() for r in rows] for key, rows in ablations.branches(args.seeds, args.budget).items()}
+    from toyhw.evolve import branch_check
+
+    return {key: [r.as_dict() for r in rows] for key, rows in branch_check.branches(args.seeds, args.budget).items()}
 
 
 def render(result: dict) -> str:

@@ -10,7 +10,8 @@ import argparse
 import sys
 from typing import Optional
 
-from toyhw.commands import ablations as ablations_command
+from toyhw import checks
+from toyhw.commands import ablations as ablations_command, options
 from toyhw.evolve import ablations, variants
 from toyhw.evolve.chat import ChatLLM, PromptedLLM, ReplayError, ReplayLLM
 from toyhw.evolve.chatlog import read_log
@@ -25,8 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the run (variant, seed, budget), the model (--llm, --model, --log, call settings) and --replay."""
     parser.add_argument("--variant", default=None, help=f"ablation variant (default full, or the log's with --replay; "
                                                          f"known: {','.join(variants.available())})")
-    parser.add_argument("--seed", type=int, default=None, help="seed (default 0, or the log's with --replay)")
-    parser.add_argument("--budget", type=int, default=None,
+    parser.add_argument("--seed", type=options.seed("--seed"), default=None,
+                        help="seed (default 0, or the log's with --replay)")
+    parser.add_argument("--budget", type=options.integer("--budget", checks.check_budget, "50"), default=None,
                         help="proposed programs = LLM calls (default 50, or the log's with --replay)")
     parser.add_argument("--llm", nargs="?", const="", default=None, metavar="URL",
                         help="an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (--llm alone: "
@@ -34,10 +36,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", default=None, help="model name at the endpoint (default $TOYHW_LLM_MODEL)")
     parser.add_argument("--log", default=None, metavar="FILE", help="write every prompt and reply to FILE (JSONL)")
     parser.add_argument("--replay", default=None, metavar="FILE", help="replay a logged run, with no network")
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per try of a call (default 120)")
-    parser.add_argument("--attempts", type=int, default=3, help="tries per call, the first included (default 3)")
-    parser.add_argument("--temperature", type=float, default=0.8, help="sampling temperature (default 0.8)")
-    parser.add_argument("--max-tokens", type=int, default=None, help="reply token limit (default: the server's)")
+    parser.add_argument("--timeout", type=options.bounded("--timeout", 0, 3600, "120", low_open=True), default=120.0,
+                        help="seconds per try of a call (default 120, at most an hour)")
+    parser.add_argument("--attempts", type=options.bounded("--attempts", 1, 10, "3", kind=int), default=3,
+                        help="tries per call, the first included (default 3, at most 10)")
+    parser.add_argument("--temperature", type=options.bounded("--temperature", 0, 2, "0.8"), default=0.8,
+                        help="sampling temperature (default 0.8; 0 to 2, as OpenAI-compatible servers take)")
+    parser.add_argument("--max-tokens", type=options.bounded("--max-tokens", 1, 1_000_000, "4000", kind=int),
+                        default=None, help="reply token limit (default: the server's)")
     parser.add_argument("--answer", choices=ANSWER_FORMATS, default="diff",
                         help="answer format asked for: SEARCH/REPLACE blocks (diff, default) or the whole program")
 

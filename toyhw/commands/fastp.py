@@ -1,31 +1,58 @@
-"""`python -m toyhw fastp`: lecture 10's one-shot breakdown and feedback table (seed 000)."""
+"""`python -m toyhw fastp`: lecture 10's one-shot breakdown and feedback table (seed 000).
+
+Imports only lecture 10's plain-Python modules (no numpy, no GEMM model): the command starts as quickly as the
+lecture's own script.
+"""
 from __future__ import annotations
 
 import argparse
+import sys
 
-from toyhw.kernels import study
-from toyhw.commands.options import int_list
-from toyhw.kernels.proposers import PROPOSERS
+from toyhw import checks
+from toyhw.commands import options
 
 HELP = "fast_p of one-shot kernels and of iterative optimization under four feedback regimes (lecture 10)"
+BAR_WORK = 2_000_000
+"""Above this many optimization rounds (tasks x the sum of --rounds, per mode) a progress bar is drawn on a terminal:
+about ten seconds of work."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the task seed, the number of tasks and the round counts."""
-    parser.add_argument("--seed", type=int, default=study.SEED_TASK_SEED, help="task seed (default 230)")
-    parser.add_argument("--tasks", type=int, default=study.SEED_N_TASKS, help="number of tasks (default 200)")
+    from toyhw.kernels import study
+
+    parser.add_argument("--seed", type=options.seed("--seed"), default=study.SEED_TASK_SEED,
+                        help="task seed, an integer >= 0 (default 230)")
+    parser.add_argument("--tasks", type=options.integer("--tasks", checks.check_tasks, "200"),
+                        default=study.SEED_N_TASKS, help=f"number of tasks, 1 to {checks.MAX_TASKS:,} (default 200)")
     parser.add_argument(
-        "--rounds", type=int_list("--rounds", minimum=1), default=list(study.SEED_ROUNDS),
-        help="comma-separated round counts (default 5,10,20,50)",
+        "--rounds", type=options.int_list("--rounds", checks.check_rounds, checks.MAX_ROUND_COUNTS, "round count",
+                                          "5,10,20,50"),
+        default=list(study.SEED_ROUNDS),
+        help=f"comma-separated round counts, each 1 to {checks.MAX_ROUNDS:,} (default 5,10,20,50)",
     )
 
 
 def run(args: argparse.Namespace) -> dict:
     """Return {"one_shot": {...}, "iterative": {mode: {rounds: {p: fast_p}}}} with string keys."""
-    if args.tasks < 1:
-        raise ValueError(f"--tasks = {args.tasks} is not allowed; it must be an integer >= 1")
+    from toyhw.kernels import study
+    from toyhw.kernels.proposers import PROPOSERS
+
     report = study.one_shot(args.seed, args.tasks)
-    table = study.feedback_table(args.seed, args.tasks, PROPOSERS.available(), args.rounds)
+    modes = PROPOSERS.available()
+    work = [(mode, r) for mode in modes for r in args.rounds]
+    bar = None
+    if sys.stderr.isatty() and args.tasks * sum(args.rounds) > BAR_WORK:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(work), desc="feedback table cells", unit="cell")
+    table: dict = {mode: {} for mode in modes}
+    try:
+        for mode, r in work:  # one cell at a time, so that a long table shows its progress
+            table[mode][r] = study.feedback_table(args.seed, args.tasks, [mode], [r])[mode][r]
+            bar and bar.update()
+    finally:
+        bar and bar.close()
     return {
         "one_shot": {**report.status_shares(), "fast": {str(p): f for p, f in report.fast().items()}},
         "iterative": {

@@ -1,25 +1,34 @@
-"""`python -m toyhw gemm`: one GEMM shape on one GPU: roofline, the expert's config and the oracle's."""
+"""`python -m toyhw gemm`: one GEMM shape on one GPU: roofline, the expert's config and the oracle's.
+
+The shape is a layer of data/llm_layers.csv at M tokens (`--layer`, `--m`) or any MxNxK (`--shape`, named "custom").
+The GPU name is checked when the command runs (the error lists the known ones): building the parser reads no data.
+"""
 from __future__ import annotations
 
 import argparse
 import math
 
-from toyhw.gemm import cost as gemm_cost, expert, shapes
-from toyhw.gemm.gpu import gpu_names
-from toyhw.gemm.time_table import TimeTable
+from toyhw.commands import options
 
 HELP = "roofline, expert and oracle configs of one GEMM shape on one GPU (the lecture-13 cost model)"
+DEFAULT_LAYER = "70B/8 qkv"
+DEFAULT_M = 16
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the GPU, the layer and the token count M."""
-    parser.add_argument("--gpu", default="H100", help=f"GPU name (default H100; known: {', '.join(gpu_names())})")
-    parser.add_argument("--layer", default="70B/8 qkv",
-                        help='layer name from data/llm_layers.csv (default "70B/8 qkv")')
-    parser.add_argument("--m", type=int, default=16, help="tokens M (default 16)")
+    """Add the GPU, and the shape: a layer and the token count M, or --shape MxNxK."""
+    from toyhw.gemm.shapes import MAX_DIM  # reads no data: layer tables are read on first use
+
+    parser.add_argument("--gpu", default="H100", help="GPU name or model (default H100; see data/gpus.csv)")
+    parser.add_argument("--layer", help=f'layer name from data/llm_layers.csv (default "{DEFAULT_LAYER}")')
+    parser.add_argument("--m", type=options.integer("--m", None, "16"), help=f"tokens M (default {DEFAULT_M})")
+    parser.add_argument("--shape", type=options.gemm_shape("--shape", MAX_DIM),
+                        help='any GEMM shape MxNxK, e.g. 16x4096x4096 (named "custom"; instead of --layer and --m)')
 
 
-def _entry(table: TimeTable, config, shape) -> dict:
+def _entry(table, config, shape) -> dict:
+    from toyhw.gemm import cost as gemm_cost
+
     time_us = table.time(config, shape)
     entry = {"config": config.as_dict(), "time_us": time_us if math.isfinite(time_us) else None}
     if not math.isfinite(time_us):
@@ -32,8 +41,18 @@ def run(args: argparse.Namespace) -> dict:
 
     An expert config that cannot launch on the chosen GPU gets "time_us": null and a "reason".
     """
+    from toyhw.gemm import expert, shapes
+    from toyhw.gemm.time_table import TimeTable
+
+    if args.shape is not None and (args.layer is not None or args.m is not None):
+        raise ValueError("--shape cannot be combined with --layer or --m; give either --shape MxNxK or --layer NAME "
+                         "--m M")
+    if args.shape is not None:
+        shape = shapes.Shape("custom", *args.shape)
+    else:
+        shape = shapes.layer_shape(DEFAULT_LAYER if args.layer is None else args.layer,
+                                   DEFAULT_M if args.m is None else args.m)
     table = TimeTable(args.gpu)
-    shape = shapes.layer_shape(args.layer, args.m)
     best, _ = table.oracle(shape)
     return {
         "gpu": table.gpu.name,

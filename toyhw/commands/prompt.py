@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import argparse
 
+from toyhw import checks
+from toyhw.commands import options
 from toyhw.evolve import prompt as prompt_lib, prompt_view, variants
 
 HELP = "the prompt an AlphaEvolve-style system would send at one step of a run, and what the mock LLM did (lecture 14)"
@@ -13,8 +15,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the variant, the seed, the step and the answer format."""
     parser.add_argument("--variant", default="full",
                         help=f"ablation variant (default full; known: {','.join(variants.available())})")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
-    parser.add_argument("--step", type=int, default=100, help="which proposal of the run, 1 = the first (default 100)")
+    parser.add_argument("--seed", type=options.seed("--seed"), default=0, help="seed of the run (default 0)")
+    parser.add_argument("--step", type=options.integer("--step", checks.check_budget, "100"), default=100,
+                        help="which proposal of the run, 1 = the first (default 100)")
     parser.add_argument("--answer", choices=prompt_lib.ANSWER_FORMATS, default="diff",
                         help="answer format asked for: SEARCH/REPLACE blocks (diff, default) or the whole program")
 

@@ -3,30 +3,37 @@ from __future__ import annotations
 
 import argparse
 
-from toyhw.evolve import ablations
+from toyhw import checks
+from toyhw.commands import options
 
 HELP = "which shapes roofline vs best-seen feedback points at, and the share of proposals on stuck shapes (demo 2)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the seed and the budget."""
-    parser.add_argument("--seed", type=int, default=0, help="seed of the full method's run (default 0)")
-    parser.add_argument("--budget", type=int, default=300, help="proposed programs before looking (default 300)")
+    parser.add_argument("--seed", type=options.seed("--seed"), default=0,
+                        help="seed of the full method's run, an integer >= 0 (default 0)")
+    parser.add_argument("--budget", type=options.integer("--budget", checks.check_budget, "300"), default=300,
+                        help=f"proposed programs before looking, 1 to {checks.MAX_BUDGET:,} (default 300)")
 
 
 def run(args: argparse.Namespace) -> dict:
     """Return {"n_shapes", "n_stuck", "share_on_stuck": {"roofline", "best"}, "overlap_top5"}."""
-    t = ablations.targeting(args.seed, args.budget)
+    from toyhw.evolve import targeting
+
+    t = targeting.targeting(args.seed, args.budget)
     return {"n_shapes": len(t.rows), "n_stuck": t.n_stuck, "share_on_stuck": dict(t.share_on_stuck),
             "overlap_top5": t.overlap_top5}
 
 
 def render(result: dict) -> str:
     """Return the demo's summary lines."""
+    from toyhw.evolve import targeting
+
     share = result["share_on_stuck"]
     return "\n".join([
         f"{result['n_stuck']} of {result['n_shapes']} training shapes have no known improvement "
-        f"(vs_best > {ablations.STUCK}).",
+        f"(vs_best > {targeting.STUCK}).",
         f"Share of target weight on them: roofline weighting {share['roofline']:.0%}, best-seen weighting "
         f"{share['best']:.0%}.",
         f"The two top-5 lists share {result['overlap_top5']} shapes.",

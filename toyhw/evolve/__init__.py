@@ -7,7 +7,8 @@ The system
 1. `programs`  — the evolved program: an ordered rule list on (M, N, K), `choose`, `render` to Python source;
 2. `source`    — parse that source back with `ast` (never executing it) and check every branch statically;
 3. `simplify`  — drop rules that never fire or change nothing, keeping behaviour on every shape;
-4. `evaluator` — score = geometric-mean speedup over the expert; branch check, cascade, per-shape feedback;
+4. `shape_times` — every config's time on the training shapes as a matrix, a program's times in one gather;
+   `evaluator` — score = geometric-mean speedup over the expert; branch check, cascade, per-shape feedback;
 5. `knowledge` — the mock LLM's kernel knowledge: a regime-appropriate config for a shape;
 6. `llm`       — the mock LLM: target shape from feedback, directed or single-field edits, borrowing;
 7. `database`  — islands with bounded populations, tournament selection and migration;
@@ -23,10 +24,16 @@ A real model in the loop
 15. `prompt_view` — the prompt at step k of a run, next to what the mock did with it.
 
 The experiments
-16. `ablations` — lecture 14's three demos as cached pure functions;
-17. `tables`    — their results as tables, and observations computed from them;
-18. `sweep`     — grids of runs through any `concurrent.futures.Executor` (processes, Dask);
-19. `scaling`   — measured cost against budget, seeds, variants and processes.
+16. `ablations`      — the problem (time table, shapes, oracle) and demo 1: every variant x seed, cached runs;
+17. `targeting`      — demo 2: where "distance to the roofline" and "distance to the best seen" point;
+18. `branch_check`   — demo 3: latent bad branches with and without checking every branch;
+19. `proposal_trace` — every proposal of one run and what the loop did with it (notebook 05);
+20. `tables`         — demo 1 and 3's results as tables, and observations computed from them;
+    `feedback_tables` (demo 2, notebook 06) and `loop_tables` (notebook 05) likewise;
+21. `sweep`          — grids of runs through any `concurrent.futures.Executor` (processes, Dask);
+22. `scaling`        — measured cost against budget, seeds, variants and processes;
+23. `solutions`      — reference solutions of the exercises of notebooks 04 and 05 (one block per notebook);
+24. `solutions_06_08` — reference solutions of the exercises of notebooks 06-08.
 
 Depends on the GEMM model (toyhw.gemm) and the shared modules; never on lecture 10 (toyhw.kernels).
 """

@@ -1,8 +1,10 @@
-"""The seed-003 demos as pure functions shared by the notebooks and the CLI: ablations, targeting, branches.
+"""Lecture 14's problem and its demo 1, the ablation: every variant x seed, as pure functions the notebooks and the CLI
+share.
 
 Every result is a function of (variants, seeds, budget) only, cached in-process so that widgets slice one full-budget
 run instead of recomputing. `run_one(variant, seed, budget)` is a top-level pure function so that runs can be farmed out
-to a process pool.
+to a process pool. Demo 2 is toyhw.evolve.targeting, demo 3 toyhw.evolve.branch_check, and notebook 05's record of every
+proposal of a run toyhw.evolve.proposal_trace.
 """
 from __future__ import annotations
 
@@ -12,9 +14,10 @@ from typing import Mapping, Optional, Sequence
 
 import numpy as np
 
+from toyhw.checks import check_seed, check_seeds
 from toyhw.gemm import shapes as shapes_lib
 from toyhw.evolve import variants as variants_lib
-from toyhw.evolve.evaluator import Evaluator, ShapeTimes, geomean_speedup, oracle_speedup
+from toyhw.evolve.evaluator import Evaluator, geomean_speedup, oracle_speedup
 from toyhw.evolve.loop import LineageStep, ProposalStep, check_budget, evolve
 from toyhw.evolve.programs import Program
 from toyhw.evolve.simplify import simplify
@@ -88,16 +91,35 @@ class RunSummary:
     statuses: Mapping[str, int] = field(default_factory=dict)
 
 
-@functools.lru_cache(maxsize=256)
+def check_run(variant: str, seed: int, budget: int) -> None:
+    """Raise naming the input unless `variant` is a known variant (UnknownNameError), `seed` a seed (an integer >= 0)
+    and `budget` an integer from 1 to MAX_BUDGET (ValueError)."""
+    variants_lib.get(variant)
+    check_seed("seed", seed)
+    check_budget(budget)
+
+
 def run_one(variant: str, seed: int, budget: int) -> RunSummary:
-    """Return one run of `variant` (a name of toyhw.evolve.variants) with `seed` and `budget` proposed programs."""
+    """Return one run of `variant` (a name of toyhw.evolve.variants) with `seed` and `budget` proposed programs
+    (cached in this process)."""
+    check_run(variant, seed, budget)
+    return _run_one(variant, seed, budget)
+
+
+def run_fresh(variant: str, seed: int, budget: int) -> RunSummary:
+    """Return `run_one(variant, seed, budget)` computed afresh, bypassing the cache (for measuring its cost)."""
+    return run_variant(variant, seed, budget)
+
+
+@functools.lru_cache(maxsize=256)
+def _run_one(variant: str, seed: int, budget: int) -> RunSummary:
     return run_variant(variant, seed, budget)
 
 
 def run_variant(variant: str, seed: int, budget: int, llm: Optional[ProposalStep] = None) -> RunSummary:
     """Return one run of `variant`, its LLM replaced by `llm` when given (a real model, a replay); not cached."""
+    check_run(variant, seed, budget)
     spec = variants_lib.get(variant)
-    check_budget(budget)
     ctx = context()
     evaluator = Evaluator(ctx.train, ctx.table)
     kwargs = dict(spec.evolve_kwargs) if llm is None else {**spec.evolve_kwargs, "llm": llm}
@@ -137,12 +159,15 @@ class AblationStudy:
 
 def ablation_study(variants: Sequence[str] = variants_lib.SEED_VARIANTS, seeds: Sequence[int] = SEEDS,
                    budget: int = BUDGET) -> AblationStudy:
-    """Return every variant x seed run at `budget` (each run cached; unknown variant -> KeyError)."""
+    """Return every variant x seed run at `budget` (each run cached; unknown variant -> UnknownNameError).
+
+    The variants and the seeds must each be distinct (a median over duplicated runs is wrong without looking wrong).
+    """
+    variants = variants_lib.check_variants("variants", variants)
+    seeds = check_seeds("seeds", seeds)
     check_budget(budget)
-    for name in variants:
-        variants_lib.get(name)
     ctx = context()
-    runs = {name: tuple(run_one(name, seed, budget) for seed in seeds) for name in variants}
+    runs = {name: tuple(_run_one(name, seed, budget) for seed in seeds) for name in variants}
     return AblationStudy(budget, tuple(seeds), runs, ctx.oracle_train, ctx.oracle_test)
 
 
@@ -166,140 +191,7 @@ def seed_table(study: AblationStudy, marks: Sequence[int] = MARKS) -> list[dict]
     return rows
 
 
-# ----- demo 2: where feedback points
-
-
-@dataclass(frozen=True)
-class Targeting:
-    """Demo 2: which shapes the two feedback keys point at, after `budget` programs of the full method.
-
-    Attributes:
-        rows: per-shape feedback on the best program (toyhw.evolve.evaluator.ShapeRow).
-        n_stuck: shapes with no known improvement (vs_best > STUCK).
-        share_on_stuck: key -> the share of the target-shape weights that lands on stuck shapes.
-        top_roofline, top_best: the 5 shapes each key ranks as most worth improving.
-        overlap_top5: how many shapes the two top-5 lists share.
-    """
-
-    seed: int
-    budget: int
-    rows: tuple
-    n_stuck: int
-    share_on_stuck: dict[str, float]
-    top_roofline: tuple
-    top_best: tuple
-    overlap_top5: int
-
-
-STUCK = 0.95
-"""A shape is "stuck" when the program is within 5% of the best time ever seen on it (no known improvement)."""
-
-
-def _share(rows, key: str) -> float:
-    w = np.array([1.0 / getattr(r, key) - 1.0 + 0.05 for r in rows])
-    stuck = np.array([r.vs_best > STUCK for r in rows])
-    return float(w[stuck].sum() / w.sum())
-
-
-@functools.lru_cache(maxsize=64)
-def targeting(seed: int = 0, budget: int = 300) -> Targeting:
-    """Return demo 2 for one run of the full method."""
-    check_budget(budget)
-    ctx = context()
-    evaluator = Evaluator(ctx.train, ctx.table)
-    out = evolve(evaluator, budget, seed=seed)
-    rows = tuple(evaluator.per_shape(out.best[0]))
-    by_roof = tuple(sorted(rows, key=lambda r: r.vs_roofline)[:5])
-    by_best = tuple(sorted(rows, key=lambda r: r.vs_best)[:5])
-    overlap = len({r.shape for r in by_roof} & {r.shape for r in by_best})
-    return Targeting(seed, budget, rows, sum(r.vs_best > STUCK for r in rows),
-                     {"roofline": _share(rows, "vs_roofline"), "best": _share(rows, "vs_best")}, by_roof, by_best,
-                     overlap)
-
-
-# ----- demo 3: latent bad branches
-
-
-@dataclass(frozen=True)
-class BranchRow:
-    """Demo 3, one run of the full method with or without the branch check.
-
-    Attributes:
-        seed: the run's seed; check: whether every branch was checked before running.
-        added / added_bad_branch: programs that entered the database / of them with a branch that cannot launch.
-        db_size / db_bad_branch: distinct programs in the final database / of them with a bad branch.
-        crash_new_shapes: programs of the final database that fail to launch on some of the 100 new shapes.
-        best_has_bad_branch: whether the best program has a bad branch.
-        example: a final-database program with a bad branch, one that crashes on a new shape when there is one
-            (None when no program of the final database has a bad branch).
-    """
-
-    seed: int
-    check: bool
-    added: int
-    added_bad_branch: int
-    db_size: int
-    db_bad_branch: int
-    crash_new_shapes: int
-    best_has_bad_branch: bool
-    example: Program | None
-
-    def as_dict(self) -> dict:
-        """Return the CLI's JSON row."""
-        return {"seed": self.seed, "added": self.added, "added_bad_branch": self.added_bad_branch,
-                "db_size": self.db_size, "db_bad_branch": self.db_bad_branch,
-                "crash_new_shapes": self.crash_new_shapes, "best_has_bad_branch": self.best_has_bad_branch}
-
-
-@functools.lru_cache(maxsize=64)
-def branch_row(seed: int, budget: int, check: bool) -> BranchRow:
-    """Return demo 3's row for one run of the full method."""
-    check_budget(budget)
-    ctx = context()
-    evaluator = Evaluator(ctx.train, ctx.table, check_all_branches=check)
-    out = evolve(evaluator, budget, seed=seed)
-    programs = out.db.programs()
-    new = ShapeTimes(ctx.new, ctx.table)
-    bad = [p for p in programs if evaluator.has_bad_branch(p)]
-    crashing = [p for p in programs if not np.all(np.isfinite(new.program_times(p)))]
-    # show a bad branch that bites if there is one, else one that is still latent on the new shapes too
-    example = next((p for p in crashing if evaluator.has_bad_branch(p)), bad[0] if bad else None)
-    return BranchRow(seed, check, out.n_added, out.n_added_bad_branch, len(programs), len(bad), len(crashing),
-                     evaluator.has_bad_branch(out.best[0]), example)
-
-
-def branches(seeds: Sequence[int] = SEEDS, budget: int = BUDGET) -> dict[str, list[BranchRow]]:
-    """Return demo 3: {"checked": rows, "unchecked": rows}, one row per seed."""
-    return {"checked": [branch_row(s, budget, True) for s in seeds],
-            "unchecked": [branch_row(s, budget, False) for s in seeds]}
-
-
-@dataclass(frozen=True)
-class Crash:
-    """A shape on which a program's chosen config cannot launch.
-
-    Attributes:
-        shape: the shape; line: the source line of the branch that decides it (in `render(program)`);
-        config: the config that branch returns; reason: why it cannot launch.
-    """
-
-    shape: shapes_lib.Shape
-    line: int
-    config: str
-    reason: str
-
-
-def crashes(program: Program, shapes: Sequence[shapes_lib.Shape]) -> list[Crash]:
-    """Return every shape of `shapes` on which `program` picks a config that cannot launch, with the branch's line."""
-    from toyhw.gemm import config as gemm_config
-    from toyhw.evolve.programs import branch_line, config_source, firing_rule
-
-    table = context().table
-    found = []
-    for shape in shapes:
-        index = firing_rule(program, shape.M, shape.N, shape.K)
-        config = program.rules[index].config if index < len(program.rules) else program.default
-        reason = gemm_config.launch_problem(config, table.gpu)
-        if reason is not None:
-            found.append(Crash(shape, branch_line(program, index), config_source(config), reason))
-    return found
+def clear_caches() -> None:
+    """Empty the runs' cache (not the problem's context: benchmarks start cold with it)."""
+    for cached in (_run_one,):
+        cached.cache_clear()

@@ -1,6 +1,6 @@
 """The mock LLM's kernel knowledge: a regime-appropriate config for a GEMM shape, written the way an engineer would.
 
-It knows the textbook moves (FACTS.md, "GEMM config practice"): skinny tiles and split-K for decode, split-K when N / BN
+It knows the textbook moves (notebook 03's best configs per regime): skinny tiles and split-K for decode, split-K when N / BN
 gives too few blocks to fill the SMs or K is deep, big tiles with more warps and stages for prefill. It picks each field
 from the regime's usual values independently, so it sometimes writes a config that cannot launch (too much shared
 memory, too many registers, too many warps for the tile) - an imperfect model, like a real LLM's suggestions.

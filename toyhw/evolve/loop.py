@@ -9,6 +9,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Optional
 
+from toyhw import checks
 from toyhw.evolve.database import Database, Entry
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.llm import FIXED_MIX, OPERATORS, Feedback, MockLLM, Proposal
@@ -119,9 +120,8 @@ def _lineage(best: Entry, entries: Mapping[int, Entry]) -> tuple[LineageStep, ..
 
 
 def check_budget(budget: int) -> None:
-    """Raise ValueError naming `budget` unless it is an integer >= 1 (a number of proposed programs)."""
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-        raise ValueError(f"budget = {budget!r} is not allowed; it must be an integer >= 1 (proposed programs)")
+    """Raise ValueError naming `budget` unless it is an integer from 1 to MAX_BUDGET (proposed programs)."""
+    checks.check_budget("budget", budget)
 
 
 def evolve(evaluator: Evaluator, budget: int, seed: int = 0, llm: Optional[ProposalStep] = None, n_islands: int = 4,
@@ -133,6 +133,9 @@ def evolve(evaluator: Evaluator, budget: int, seed: int = 0, llm: Optional[Propo
     evaluator's own setting when given; `adaptive_mix=False` keeps the edit kinds' shares fixed ("no meta prompt").
     """
     check_budget(budget)
+    checks.check_seed("seed", seed)
+    for name, value in (("n_islands", n_islands), ("capacity", capacity), ("migrate_every", migrate_every)):
+        checks.check_int(name, value, 1)
     if cascade is not None:
         evaluator.cascade = cascade
     llm = llm if llm is not None else MockLLM()

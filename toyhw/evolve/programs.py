@@ -12,6 +12,7 @@ from typing import Optional
 
 from toyhw.gemm import expert
 from toyhw.gemm.config import GemmConfig
+from toyhw.gemm.shapes import MAX_DIM
 
 Bound = Optional[int]
 VARIABLES = ("M", "N", "K")
@@ -44,7 +45,8 @@ class Rule:
 
     Attributes:
         config: the config returned when the conditions hold.
-        m_min, m_max, n_min, n_max, k_min, k_max: inclusive bounds on M, N, K (elements); None = unbounded.
+        m_min, m_max, n_min, n_max, k_min, k_max: inclusive bounds on M, N, K (elements), integers from 0 to MAX_DIM;
+            None = unbounded.
             At least one bound must be set (a rule without conditions would be the default).
     """
 
@@ -60,12 +62,13 @@ class Rule:
         flat = (self.m_min, self.m_max, self.n_min, self.n_max, self.k_min, self.k_max)
         if flat.count(None) == 6:
             raise ValueError("a rule needs at least one condition on M, N or K; use the program's default instead")
-        if all(b is None or (type(b) is int and b >= 0) for b in flat):
+        if all(b is None or (type(b) is int and 0 <= b <= MAX_DIM) for b in flat):
             return  # the common case, checked cheaply: the mock LLM builds a rule or two per proposal
         for name, (lo, hi) in zip(VARIABLES, self.bounds()):
             for b in (lo, hi):
-                if b is not None and (not isinstance(b, int) or isinstance(b, bool) or b < 0):
-                    raise ValueError(f"bound {b!r} on {name} is not allowed; bounds are integers >= 0 or None")
+                if b is not None and (not isinstance(b, int) or isinstance(b, bool) or not 0 <= b <= MAX_DIM):
+                    raise ValueError(f"bound {b!r} on {name} is not allowed; bounds are integers from 0 to "
+                                     f"{MAX_DIM:,} (MAX_DIM) or None")
 
     def __hash__(self) -> int:
         value = self.__dict__.get("_hash")  # inlined: a program's hash asks each of its rules

@@ -14,7 +14,7 @@ from typing import Sequence
 
 from toyhw.evolve import ablations, sweep
 
-_run_uncached = ablations.run_one.__wrapped__  # the cache would turn a repeated measurement into a lookup
+_run_uncached = ablations.run_fresh  # the cache would turn a repeated measurement into a lookup
 
 
 @dataclasses.dataclass(frozen=True)

@@ -11,10 +11,15 @@ with integer literals (`<`, `<=`, `>`, `>=`, `==`, chained like `32 <= M <= 96`)
 from __future__ import annotations
 
 import ast
+import collections
+import io
+import tokenize
 from dataclasses import dataclass
 from typing import Optional, Union
 
+from toyhw.checks import MAX_BRANCHES, MAX_LINE_TOKENS, MAX_NESTING, MAX_SOURCE_CHARS
 from toyhw.gemm import config as gemm_config, gpu as gpu_lib
+from toyhw.gemm.shapes import MAX_DIM
 from toyhw.evolve.programs import VARIABLES, Program, Rule, branch_line, config_source, render
 
 ALLOWED = (
@@ -46,9 +51,14 @@ class BranchProblem:
         return f"line {self.line} ({where}): {self.config} cannot launch: {self.reason}"
 
 
-def _fail(node: Optional[ast.AST], what: str) -> ValueError:
+class SourceError(ValueError):
+    """Program source outside the rule language, malformed, or beyond the size limits; the message names the line
+    (when there is one) and what is allowed. The only error `parse` and `static_check` raise for any source."""
+
+
+def _fail(node: Optional[ast.AST], what: str) -> SourceError:
     line = getattr(node, "lineno", None)
-    return ValueError(f"{'line ' + str(line) + ': ' if line else ''}{what}; {ALLOWED}")
+    return SourceError(f"{'line ' + str(line) + ': ' if line else ''}{what}; {ALLOWED}")
 
 
 def _config(node: ast.AST) -> gemm_config.GemmConfig:
@@ -70,9 +80,9 @@ def _config(node: ast.AST) -> gemm_config.GemmConfig:
 
 
 def _int(node: ast.AST, what: str) -> int:
-    if isinstance(node, ast.Constant) and type(node.value) is int:
+    if isinstance(node, ast.Constant) and type(node.value) is int and 0 <= node.value <= MAX_DIM:
         return node.value
-    raise _fail(node, f"{what} must be an integer literal")
+    raise _fail(node, f"{what} must be an integer literal from 0 to {MAX_DIM:,}")
 
 
 def _return_config(body: list[ast.stmt], owner: ast.AST) -> gemm_config.GemmConfig:
@@ -102,10 +112,21 @@ def _tighten(bounds: dict[str, list], name: str, op: ast.cmpop, value: int, node
 _FLIP = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Eq: ast.Eq}
 
 
+def _terms(node: ast.expr) -> list[ast.expr]:
+    """Return the terms joined by `and`, however they are grouped (`(a and b) and c` is `a and b and c`)."""
+    stack, terms = [node], []
+    while stack:
+        term = stack.pop()
+        if isinstance(term, ast.BoolOp) and isinstance(term.op, ast.And):
+            stack.extend(reversed(term.values))
+        else:
+            terms.append(term)
+    return terms
+
+
 def _condition(node: ast.expr) -> dict[str, list]:
     bounds: dict[str, list] = {name: [None, None] for name in VARIABLES}
-    terms = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
-    for term in terms:
+    for term in _terms(node):
         if isinstance(term, ast.BoolOp):
             raise _fail(term, "`or` is not allowed (write two if-statements)")
         if not isinstance(term, ast.Compare):
@@ -123,39 +144,88 @@ def _condition(node: ast.expr) -> dict[str, list]:
     return bounds
 
 
-def parse(source: str) -> Program:
-    """Return the Program written in `source`, reading it with `ast` only (never executing it).
+def _check_size(source: str) -> None:
+    """Refuse source beyond the limits before Python's parser sees it, quickly and in bounded memory.
 
-    Raises ValueError naming the line and what is allowed when the source is malformed or uses anything outside the
-    rule language (calls other than Config, loops, other variables, `or`, ...).
+    Python's own parser recurses on nesting (brackets, `elif` chains, long operator chains) and fails with a
+    RecursionError or MemoryError, or takes seconds and gigabytes on megabytes of source. One pass of the tokenizer
+    (streaming, no recursion) bounds the size, the nesting, the branches and the tokens per line first, so that the
+    parser is only ever given what it handles in milliseconds. A tokenizer error is left for the parser to report.
     """
+    if len(source) > MAX_SOURCE_CHARS:
+        raise SourceError(f"the source has {len(source):,} characters; at most {MAX_SOURCE_CHARS:,} are allowed "
+                          "(MAX_SOURCE_CHARS)")
+    depth = indent = branches = line_tokens = 0
+    tokens = tokenize.generate_tokens(io.StringIO(source).readline)
+    while True:
+        try:
+            token = next(tokens)
+        except StopIteration:
+            return
+        except (tokenize.TokenError, SyntaxError, ValueError):
+            return  # malformed: the parser says where and why
+        line = token.start[0]
+        if token.type == tokenize.OP and token.string in "([{":
+            depth += 1
+        elif token.type == tokenize.OP and token.string in ")]}":
+            depth -= 1
+        elif token.type == tokenize.INDENT:
+            indent += 1
+        elif token.type == tokenize.DEDENT:
+            indent -= 1
+        elif token.type == tokenize.NAME and token.string in ("if", "elif"):
+            branches += 1
+        line_tokens = 0 if token.type == tokenize.NEWLINE else line_tokens + 1
+        if max(depth, indent) > MAX_NESTING:
+            raise SourceError(f"line {line}: nested more than {MAX_NESTING} levels deep (MAX_NESTING); {ALLOWED}")
+        if branches > MAX_BRANCHES:
+            raise SourceError(f"line {line}: more than {MAX_BRANCHES} if/elif branches (MAX_BRANCHES); {ALLOWED}")
+        if line_tokens > MAX_LINE_TOKENS:
+            raise SourceError(f"line {line}: a statement of more than {MAX_LINE_TOKENS:,} tokens (MAX_LINE_TOKENS); "
+                              f"{ALLOWED}")
+
+
+def _tree(source: str) -> ast.Module:
+    """Return the source's syntax tree, or raise SourceError (size limits, then Python's syntax)."""
     if not isinstance(source, str):
-        raise ValueError(f"program source must be a string, not {type(source).__name__}")
+        raise SourceError(f"program source must be a string, not {type(source).__name__}")
+    _check_size(source)
     try:
-        tree = ast.parse(source)
+        return ast.parse(source)
     except SyntaxError as err:
-        raise ValueError(f"line {err.lineno}: syntax error: {err.msg}; {ALLOWED}") from None
+        where = f"line {err.lineno}: " if err.lineno else ""
+        raise SourceError(f"{where}syntax error: {err.msg}; {ALLOWED}") from None
+    except (ValueError, RecursionError, MemoryError) as err:  # null bytes, huge literals; the parser's stack guard
+        why = str(err)[:80] or "nested too deeply"
+        raise SourceError(f"the source cannot be parsed ({type(err).__name__}: {why}); {ALLOWED}") from None
+
+
+def _parse(source: str) -> tuple[Program, list[int]]:
+    """Return the Program written in `source` and the line of every branch's `return` (rules, then the default)."""
+    tree = _tree(source)
     if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef):
         raise _fail(tree.body[0] if tree.body else None,
                     "the source must be exactly one function `def choose(M, N, K):`")
     func = tree.body[0]
     args = func.args
     if (func.name != "choose" or [a.arg for a in args.args] != list(VARIABLES) or func.decorator_list or args.vararg
-            or args.kwarg or args.kwonlyargs or args.posonlyargs or args.defaults):
+            or args.kwarg or args.kwonlyargs or args.posonlyargs or args.defaults or func.returns is not None
+            or any(a.annotation is not None for a in args.args)):
         raise _fail(func, "the function must be declared exactly as `def choose(M, N, K):`")
-    body = list(func.body)
+    body = collections.deque(func.body)
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
             and isinstance(body[0].value.value, str):
-        body = body[1:]  # a docstring
+        body.popleft()  # a docstring
     rules: list[Rule] = []
+    lines: list[int] = []
     while body:
-        stmt = body.pop(0)
+        stmt = body.popleft()
         if isinstance(stmt, ast.Return):
             if body:
                 raise _fail(body[0], "nothing may follow the final `return`")
             if stmt.value is None:
                 raise _fail(stmt, "the final statement must be `return Config(...)`")
-            return Program(tuple(rules), _config(stmt.value))
+            return Program(tuple(rules), _config(stmt.value)), lines + [stmt.lineno]
         if not isinstance(stmt, ast.If):
             raise _fail(stmt, f"statement `{type(stmt).__name__}` is not allowed")
         bounds = _condition(stmt.test)
@@ -164,23 +234,19 @@ def parse(source: str) -> Program:
             rules.append(Rule(config, *(b for name in VARIABLES for b in bounds[name])))
         except ValueError as err:
             raise _fail(stmt, str(err)) from None
-        body = list(stmt.orelse) + body  # elif / else: the else-part comes next
+        lines.append(stmt.body[0].lineno)
+        body.extendleft(reversed(stmt.orelse))  # elif / else: the else-part comes next
     raise _fail(func, "the function must end with `return Config(...)` (the default)")
 
 
-def _source_lines(source: str) -> list[int]:
-    """Return the line of every branch's return in source order (rules, then the default)."""
-    tree = ast.parse(source)
-    lines: list[int] = []
-    stack = list(tree.body[0].body)
-    while stack:
-        stmt = stack.pop(0)
-        if isinstance(stmt, ast.If):
-            lines.append(stmt.body[0].lineno)
-            stack = list(stmt.orelse) + stack
-        elif isinstance(stmt, ast.Return):
-            lines.append(stmt.lineno)
-    return lines
+def parse(source: str) -> Program:
+    """Return the Program written in `source`, reading it with `ast` only (never executing it).
+
+    Raises SourceError (a ValueError) naming the line and what is allowed when the source is malformed, uses anything
+    outside the rule language (calls other than Config, loops, other variables, `or`, ...), or is beyond the limits of
+    toyhw.checks (MAX_SOURCE_CHARS, MAX_NESTING, MAX_BRANCHES, MAX_LINE_TOKENS).
+    """
+    return _parse(source)[0]
 
 
 def static_check(source_or_program: Union[str, Program], gpu: str = "H100") -> tuple[bool, tuple[BranchProblem, ...]]:
@@ -192,8 +258,8 @@ def static_check(source_or_program: Union[str, Program], gpu: str = "H100") -> t
     if isinstance(source_or_program, Program):
         program, lines = source_or_program, None
     else:
-        program, lines = parse(source_or_program), _source_lines(source_or_program)
-    device = gpu_lib.get_gpu(gpu) if isinstance(gpu, str) else gpu
+        program, lines = _parse(source_or_program)
+    device = gpu if isinstance(gpu, gpu_lib.GPU) else gpu_lib.get_gpu(gpu)
     problems = []
     for index, config in enumerate(program.branches()):
         reason = gemm_config.launch_problem(config, device)
@@ -204,4 +270,4 @@ def static_check(source_or_program: Union[str, Program], gpu: str = "H100") -> t
     return not problems, tuple(problems)
 
 
-__all__ = ["ALLOWED", "BranchProblem", "parse", "render", "static_check"]
+__all__ = ["ALLOWED", "BranchProblem", "SourceError", "parse", "render", "static_check"]

@@ -9,14 +9,13 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import os
-import sys
-import time
+import signal
 from typing import Callable, Iterable, Optional, Sequence
 
+from toyhw import checks
 from toyhw.evolve import ablations
 from toyhw.evolve import variants as variants_lib
 from toyhw.evolve.ablations import AblationStudy, RunSummary
-from toyhw.evolve.loop import check_budget
 
 Progress = Callable[[int, int], None]
 """Called as progress(done, total) after each finished job."""
@@ -38,17 +37,19 @@ class Job:
 
 
 def grid(variants: Iterable[str], seeds: Iterable[int], budgets: Iterable[int]) -> list[Job]:
-    """Return every (variant, seed, budget) combination, validated before anything runs."""
-    jobs = [Job(v, s, b) for v in variants for s in seeds for b in budgets]
-    for job in jobs:
-        check(job)
-    return jobs
+    """Return every (variant, seed, budget) combination, validated before anything runs (each list non-empty and
+    without repeats, each value allowed)."""
+    variants = variants_lib.check_variants("variants", variants)
+    seeds = checks.check_seeds("seeds", seeds)
+    budgets = checks.check_list("budgets", budgets, checks.check_budget, checks.MAX_SEEDS, "budget")
+    return [Job(v, s, b) for v in variants for s in seeds for b in budgets]
 
 
 def check(job: Job) -> None:
-    """Raise KeyError for an unknown variant or ValueError for a budget below 1, naming the value."""
-    variants_lib.get(job.variant)
-    check_budget(job.budget)
+    """Raise UnknownNameError for an unknown variant, or ValueError for a seed or budget not allowed, naming it."""
+    if not isinstance(job, Job):
+        raise ValueError(f"job = {job!r} is not allowed; give sweep.Job(variant, seed, budget) (see sweep.grid)")
+    ablations.check_run(job.variant, job.seed, job.budget)
 
 
 def run_job(job: Job) -> RunSummary:
@@ -68,10 +69,12 @@ def run_grid(jobs: Sequence[Job], executor: Optional[concurrent.futures.Executor
     With `executor` given, jobs are submitted to it (it is not shut down here). Otherwise `workers` local processes
     run them (default: one per CPU); `workers=1` runs them serially in this process, where results are cached.
     """
+    if isinstance(jobs, (str, bytes)) or not isinstance(jobs, Sequence):
+        raise ValueError(f"jobs = {jobs!r} is not allowed; give a list of sweep.Job (see sweep.grid)")
     for job in jobs:
         check(job)
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise ValueError(f"workers = {workers!r} is not allowed; it must be an integer >= 1")
+    if workers is not None:
+        checks.check_int("workers", workers, 1, checks.MAX_WORKERS, "MAX_WORKERS")
     total, done = len(jobs), 0
     if executor is None and (total <= 1 or (workers or default_workers()) == 1):
         results = []
@@ -81,7 +84,8 @@ def run_grid(jobs: Sequence[Job], executor: Optional[concurrent.futures.Executor
             progress and progress(done, total)
         return results
     own = executor is None
-    pool = executor or concurrent.futures.ProcessPoolExecutor(max_workers=min(workers or default_workers(), total))
+    pool = executor or concurrent.futures.ProcessPoolExecutor(max_workers=min(workers or default_workers(), total),
+                                                              initializer=_ignore_interrupts)
     try:
         futures = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
         results: list[Optional[RunSummary]] = [None] * total
@@ -89,10 +93,32 @@ def run_grid(jobs: Sequence[Job], executor: Optional[concurrent.futures.Executor
             results[futures[future]] = future.result()
             done += 1
             progress and progress(done, total)
+    except KeyboardInterrupt:
+        if own:
+            _stop(pool)
+        raise
     finally:
         if own:
             pool.shutdown(cancel_futures=True)
     return results  # type: ignore[return-value]
+
+
+def _ignore_interrupts() -> None:
+    """Let a worker process ignore Ctrl-C: the parent stops the sweep (and the workers) with one clean message,
+    instead of every worker printing its own KeyboardInterrupt traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    """Cancel the pending jobs and end the running workers at once (they ignore Ctrl-C and would finish their job)."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        terminate()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # before 3.14: the pool's own table
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
 
 
 def study(variants: Sequence[str] = variants_lib.SEED_VARIANTS, seeds: Sequence[int] = ablations.SEEDS,
@@ -102,6 +128,9 @@ def study(variants: Sequence[str] = variants_lib.SEED_VARIANTS, seeds: Sequence[
 
     Identical to `ablations.ablation_study` (which runs serially and caches in this process) whatever the executor.
     """
+    variants = variants_lib.check_variants("variants", variants)
+    seeds = checks.check_seeds("seeds", seeds)
+    checks.check_budget("budget", budget)
     jobs = grid(variants, seeds, [budget])
     results = iter(run_grid(jobs, executor, workers, progress))
     ctx = ablations.context()
@@ -109,16 +138,29 @@ def study(variants: Sequence[str] = variants_lib.SEED_VARIANTS, seeds: Sequence[
     return AblationStudy(budget, tuple(seeds), runs, ctx.oracle_train, ctx.oracle_test)
 
 
-def terminal_progress(label: str = "runs") -> Progress:
-    """Return a progress callback that redraws one line on stderr: '[####....] 12/45 runs, 3.1 s'."""
-    start = time.perf_counter()
+def terminal_progress(label: str = "runs") -> "TqdmProgress":
+    """Return a progress callback drawing a tqdm bar ('evolution runs: 40%|####   | 22/55 [00:01<00:02]'): on stderr
+    in a terminal, as a widget in a notebook (tqdm.auto decides). Call its `close()` when the work stops early."""
+    return TqdmProgress(label)
 
-    def show(done: int, total: int) -> None:
-        filled = round(30 * done / total)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} {label}, "
-                         f"{time.perf_counter() - start:.1f} s")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
 
-    return show
+class TqdmProgress:
+    """A `Progress` callback backed by a tqdm.auto bar, created on the first call (when the total is known)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            from tqdm.auto import tqdm  # imported only when a bar is drawn: tqdm costs start-up time
+
+            self.bar = tqdm(total=total, desc=self.label, unit="run")
+        self.bar.update(done - self.bar.n)
+        if done >= total:
+            self.close()
+
+    def close(self) -> None:
+        """End the bar's line (after an interruption, the next message then starts on its own line)."""
+        if self.bar is not None:
+            self.bar.close()

@@ -1,7 +1,9 @@
-"""Lecture 14's results as pandas tables and observations computed from them (notebooks 04-07).
+"""Lecture 14's results as pandas tables and observations computed from them: the ablation and demo 3 (notebooks 04
+and 07); demo 2's are in toyhw.evolve.feedback_tables, notebook 05's in toyhw.evolve.loop_tables.
 
 Every observation states only what the numbers show: a comparison is worded from the computed values ("above",
-"below", "within the seed spread"), never typed in.
+"below", "within the seed spread"), never typed in. "Within the seed spread of X" has one meaning everywhere
+(`spread_position`): inside X's min-max over the seeds at the end, the range the table's "end min-max" column shows.
 """
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from toyhw.evolve import ablations
-from toyhw.evolve.ablations import AblationStudy, BranchRow, Targeting
+from toyhw.evolve.ablations import AblationStudy
+from toyhw.evolve.branch_check import BranchRow
 from toyhw.evolve.loop import LineageStep
 
 
@@ -40,16 +43,27 @@ def _final(study: AblationStudy, name: str) -> np.ndarray:
     return np.array([r.final for r in study.runs[name]])
 
 
-def _compare(a: float, b: float, spread: float) -> str:
-    if abs(a - b) <= spread:
-        return "within the seed spread of"
-    return "above" if a > b else "below"
+def spread_position(study: AblationStudy, name: str, reference: str = "full") -> str:
+    """Return where `name`'s median final score lies against `reference`'s seed spread: "above", "below" or "within".
+
+    The seed spread is `reference`'s min-max over the seeds at the end (ends included), the range the seed table's
+    "end min-max" column shows; it is the one meaning of "within the seed spread" in the observations and notebooks.
+    """
+    final = _final(study, reference)
+    median = float(np.median(_final(study, name)))
+    if median > final.max():
+        return "above"
+    return "below" if median < final.min() else "within"
+
+
+def _spread_words(study: AblationStudy, name: str, reference: str = "full") -> str:
+    position = spread_position(study, name, reference)
+    return f"within {reference}'s seed spread" if position == "within" else f"{position} {reference}'s seed spread"
 
 
 def ablation_observations(study: AblationStudy) -> list[str]:
     """Return observations on demo 1, each computed from `study` (only comparisons that hold are stated)."""
     med = {n: float(np.median(_final(study, n))) for n in study.runs}
-    spread = {n: float(np.ptp(_final(study, n))) for n in study.runs}
     share = {n: ablations.headroom_share(v, study.oracle_train) for n, v in med.items()}
     notes = []
     order = sorted(med, key=med.get)
@@ -68,23 +82,33 @@ def ablation_observations(study: AblationStudy) -> list[str]:
                          "configs often differ from the current one in several fields at once.")
         feedback = [n for n in ("fb_roofline", "no_feedback", "fb_worst3") if n in med]
         if feedback:
-            parts = [f"{n} {med[n]:.3f} ({_compare(med[n], med['full'], max(spread['full'], spread[n]) / 2)} full)"
-                     for n in feedback]
-            notes.append(f"Feedback: full (weights on distance to the best seen) {med['full']:.3f}; " + "; ".join(parts)
-                         + ". Only best-seen feedback comes with a config to adopt; demo 2 shows where each key "
+            lo, hi = _final(study, "full").min(), _final(study, "full").max()
+            parts = [f"{n} {med[n]:.3f} ({_spread_words(study, n)})" for n in feedback]
+            notes.append(f"Feedback: full (weights on distance to the best seen) {med['full']:.3f}, its seed spread "
+                         f"{lo:.3f}-{hi:.3f}; " + "; ".join(parts)
+                         + ". Only best-seen feedback comes with a config to adopt; notebook 06 shows where each key "
                          "points.")
         plumbing = [n for n in ("no_borrow", "one_island", "no_cascade", "no_meta_prompt") if n in med]
         if plumbing:
             lo, hi = _final(study, "full").min(), _final(study, "full").max()
-            inside = [n for n in plumbing if lo <= med[n] <= hi]
+            inside = [n for n in plumbing if spread_position(study, n) == "within"]
             outside = [n for n in plumbing if n not in inside]
-            text = f"Medians inside the full method's min-max range ({lo:.3f}-{hi:.3f}): {', '.join(inside) or 'none'}"
-            text += f"; outside: {', '.join(f'{n} {med[n]:.3f}' for n in outside)}." if outside else "."
-            notes.append(text + " At this size these parts are hard to tell apart from seed noise.")
+            text = (f"Medians within full's seed spread ({lo:.3f}-{hi:.3f}, its min-max over the seeds): "
+                    f"{', '.join(inside) or 'none'}")
+            def overlap(n: str) -> str:
+                values = _final(study, n)
+                return "ranges overlap" if values.max() >= lo and values.min() <= hi else "no seed overlaps"
+
+            text += ("; outside it: " + ", ".join(f"{n} {med[n]:.3f} ({spread_position(study, n)}, "
+                                                  f"{overlap(n)})" for n in outside) + "." if outside else ".")
+            if any(spread_position(study, n) == "above" for n in outside):
+                text += " A median above full's spread means the search did better without that part at this budget."
+            notes.append(text + " Parts within the spread are hard to tell apart from seed noise at this size.")
         if "no_cascade" in med:
             runs = {n: float(np.median([r.bench_runs for r in study.runs[n]])) for n in ("full", "no_cascade")}
-            notes.append(f"The cascade saved {1 - runs['full'] / runs['no_cascade']:.0%} of the kernel runs "
-                         f"({runs['full']:,.0f} against {runs['no_cascade']:,.0f}).")
+            notes.append(f"Runs with the cascade spent {1 - runs['full'] / runs['no_cascade']:.0%} fewer kernel runs than "
+                         f"runs without it (medians {runs['full']:,.0f} against {runs['no_cascade']:,.0f}; different "
+                         "runs, since the cascade changes which programs enter the database).")
     marks = [m for m in (100, study.budget) if m <= study.budget]
     if len(marks) == 2 and marks[0] < marks[1]:
         gaps = [max(study.median_at(n, m) for n in study.runs) - min(study.median_at(n, m) for n in study.runs)
@@ -105,16 +129,6 @@ def lineage_frame(steps: Sequence[LineageStep], oracle: float) -> pd.DataFrame:
     return pd.DataFrame({"proposal": [s.step for s in steps], "score": [f"{s.score:.3f}" for s in steps],
                          "headroom": [f"{ablations.headroom_share(s.score, oracle):.0%}" for s in steps],
                          "what the LLM said it changed": [s.description for s in steps]})
-
-
-def targeting_frame(t: Targeting) -> pd.DataFrame:
-    """Return the top-5 shapes by vs_roofline next to the top-5 by vs_best."""
-    rows = []
-    for a, b in zip(t.top_roofline, t.top_best):
-        rows.append({"most to gain by roofline": a.shape.label(), "vs_roofline": f"{a.vs_roofline:.2f}",
-                     "vs_best ": f"{a.vs_best:.2f}", "most to gain by best seen": b.shape.label(),
-                     "vs_roofline ": f"{b.vs_roofline:.2f}", "vs_best": f"{b.vs_best:.2f}"})
-    return pd.DataFrame(rows)
 
 
 def branches_frame(demo: dict[str, list[BranchRow]]) -> pd.DataFrame:
@@ -145,74 +159,32 @@ def branches_observations(demo: dict[str, list[BranchRow]]) -> list[str]:
     return notes
 
 
-def stuck_frame(t: Targeting, table, limit: int = 6, max_m: int | None = None) -> pd.DataFrame:
-    """Return why the stuck shapes farthest from their roofline stay there: the oracle config's time, broken down.
+def rank_frame(study: AblationStudy) -> pd.DataFrame:
+    """Return each variant's median final score on the training shapes and on the held-out shapes, with its rank on
+    each (1 = highest), sorted by the training rank; the medians to 4 decimals so that close ranks can be read."""
+    train = pd.Series({n: float(np.median(_final(study, n))) for n in study.runs})
+    test = pd.Series({n: float(np.median([r.test for r in runs])) for n, runs in study.runs.items()})
+    frame = pd.DataFrame({"training (median)": train, "training rank": train.rank(ascending=False, method="min"),
+                          "test shapes (median)": test, "test rank": test.rank(ascending=False, method="min"),
+                          "test min-max": [f"{min(r.test for r in study.runs[n]):.3f}-"
+                                           f"{max(r.test for r in study.runs[n]):.3f}" for n in study.runs]})
+    frame = frame.sort_values("training rank")
+    frame.index.name = "variant"
+    return frame.astype({"training rank": int, "test rank": int}).round({"training (median)": 4,
+                                                                          "test shapes (median)": 4})
 
-    For each stuck shape (vs_best > STUCK) with the lowest vs_roofline: the roofline, the best possible time (the
-    oracle), and the parts of it the roofline ignores - the launch and pipeline fill/drain latencies, split-K's
-    reduction, padding waste, and how many blocks there are for the 132 SMs. `max_m` keeps shapes with M <= max_m
-    (16: the decode shapes).
+
+def database_counts(result) -> dict[str, int]:
+    """Return what a run's final database holds (`result`: an EvolveResult) next to what its capacity says.
+
+    Keys: islands; capacity per island (`Database.per_island` = capacity // islands); entries held (island by
+    island); distinct entries (an entry migrated to another island is held twice); migration copies; distinct
+    programs (two entries can hold the same program, proposed separately on two islands); added over the run (every
+    admission, most of them evicted later).
     """
-    from toyhw.gemm import cost as gemm_cost
-
-    stuck = sorted((r for r in t.rows if r.vs_best > ablations.STUCK and (max_m is None or r.shape.M <= max_m)),
-                   key=lambda r: r.vs_roofline)[:limit]
-    rows = []
-    for r in stuck:
-        config, best = table.oracle(r.shape)
-        cost = gemm_cost.gemm_time(config, r.shape, table.gpu)
-        roof = table.roofline(r.shape)
-        rows.append({"shape": r.shape.label(), "vs_roofline now": f"{r.vs_roofline:.2f}",
-                     "roofline (us)": f"{roof:.1f}", "oracle (us)": f"{best:.1f}",
-                     "oracle vs_roofline": f"{roof / best:.2f}",
-                     "launch + fill (us)": f"{cost.launch_us + cost.fill_us:.1f}",
-                     "split-K reduction (us)": f"{cost.reduction_us:.1f}", "bound": cost.bound,
-                     "blocks": cost.blocks, "padding waste": f"{cost.padding_waste:.0%}",
-                     "oracle config": config.short()})
-    return pd.DataFrame(rows)
-
-
-def targeting_observations(t: Targeting, table) -> list[str]:
-    """Return observations on demo 2, computed from the per-shape feedback and the cost model's breakdown."""
-    from toyhw.gemm import cost as gemm_cost
-
-    share = t.share_on_stuck
-    n = len(t.rows)
-    notes = [f"{t.n_stuck} of {n} training shapes have no known improvement after {t.budget} programs (vs_best > "
-             f"{ablations.STUCK}). Drawing targets with weights 1/ratio - 1 + 0.05, roofline weighting sends "
-             f"{share['roofline']:.0%} of the proposals to them, best-seen weighting {share['best']:.0%}."]
-    stuck_top = [r for r in t.top_roofline if r.vs_best > ablations.STUCK]
-    notes.append(f"The two top-5 lists share {t.overlap_top5} shape(s). Of roofline's top 5, {len(stuck_top)} "
-                 + ("are" if len(stuck_top) != 1 else "is") + " already at the best config seen"
-                 + (f" ({', '.join(r.shape.label() for r in stuck_top)})" if stuck_top else "") + ".")
-    gaps = []
-    for r in sorted((r for r in t.rows if r.vs_best > ablations.STUCK), key=lambda r: r.vs_roofline)[:3]:
-        config, best = table.oracle(r.shape)
-        cost = gemm_cost.gemm_time(config, r.shape, table.gpu)
-        fixed = cost.launch_us + cost.fill_us + cost.reduction_us
-        gaps.append(f"{r.shape.label()}: even the oracle reaches only {table.roofline(r.shape) / best:.2f} of the "
-                    f"roofline; launch, pipeline fill/drain and split-K reduction take {fixed:.1f} of its "
-                    f"{best:.1f} us, and it is {cost.bound}-bound with {cost.blocks} blocks for "
-                    f"{table.gpu.sms} SMs")
-    decode = [r for r in t.rows if r.shape.M <= 16]
-    stuck_decode = [r for r in decode if r.vs_best > ablations.STUCK]
-    if stuck_decode:
-        fixed_share, reach, bounds, blocks = [], [], [], []
-        for r in stuck_decode:
-            config, best = table.oracle(r.shape)
-            cost = gemm_cost.gemm_time(config, r.shape, table.gpu)
-            fixed_share.append((cost.launch_us + cost.fill_us + cost.reduction_us) / best)
-            reach.append(table.roofline(r.shape) / best)
-            bounds.append(cost.bound)
-            blocks.append(cost.blocks)
-        common = max(sorted(set(bounds)), key=bounds.count)
-        notes.append(f"{len(stuck_decode)} of the {len(decode)} decode shapes (M <= 16) are stuck. The best config "
-                     f"reaches {min(reach):.2f}-{max(reach):.2f} of their roofline: the fixed costs (launch, pipeline "
-                     f"fill/drain, split-K reduction) are {min(fixed_share):.0%}-{max(fixed_share):.0%} of the best "
-                     f"time; {bounds.count(common)} of them are {common}-bound, with {min(blocks)}-{max(blocks)} "
-                     f"blocks for {table.gpu.sms} SMs.")
-    if gaps:
-        notes.append("Why the stuck shapes farthest from the roofline stay there (the cost model's breakdown of the "
-                     "best config): " + "; ".join(gaps)
-                     + ". Distance to the roofline is not distance to a better config.")
-    return notes
+    db = result.db
+    entries = db.entries()
+    ids = {e.id for e in entries}
+    return {"islands": len(db.islands), "capacity per island": db.per_island, "entries held": len(entries),
+            "distinct entries": len(ids), "migration copies": len(entries) - len(ids),
+            "distinct programs": len(db.programs()), "added over the run": result.n_added}

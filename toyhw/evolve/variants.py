@@ -7,9 +7,10 @@ split) and "no meta prompt evolution" (here: the mix of edit kinds stays fixed i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from toyhw.evolve.llm import MockLLM
+from toyhw.checks import check_list
 from toyhw.strategies import Registry
 
 
@@ -62,3 +63,14 @@ def get(name: str) -> Variant:
 def available() -> list[str]:
     """Return every variant name (the seed's nine first)."""
     return VARIANTS.available()
+
+
+def check_variants(name: str, variants: Sequence[str]) -> tuple[str, ...]:
+    """Return `variants` as a tuple of known, distinct names; raise naming `name` for an empty or repeated list, a
+    string instead of a list, or an unknown name (UnknownNameError lists the known ones)."""
+    return check_list(name, variants, _known, len(VARIANTS), "variant")
+
+
+def _known(name: str, variant: str) -> str:
+    get(variant)
+    return variant

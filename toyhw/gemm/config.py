@@ -2,10 +2,11 @@
 
 A config fixes the block tile (BLOCK_M x BLOCK_N, stepping BLOCK_K along K), the warps per block, the software
 pipeline depth (num_stages) and split-K (K cut into split_k slices whose partial sums are added afterwards).
-Launchability uses the rules real autotuners prune with (FACTS.md): shared memory `stages * (BM + BN) * BK * 2` bytes
-against the per-block limit, accumulator registers `ceil(BM * BN / (32 * warps))` plus a fixed overhead against 255
-per thread, and PyTorch Inductor's "each warp computes at least a 16x16 tile". A real compiler can also fail for
-reasons the toy ignores (register allocation details, TMA alignment).
+Launchability uses the rules real autotuners prune with: shared memory `stages * (BM + BN) * BK * 2` bytes against
+the per-block limit (Triton's `early_config_prune` in `python/triton/ops/matmul_perf_model.py`; its launch error is
+`OutOfResources`), accumulator registers `ceil(BM * BN / (32 * warps))` plus a fixed overhead against 255 per thread,
+and PyTorch Inductor's "each warp computes at least a 16x16 tile" (`_finalize_mm_configs`; notebook 07 cites both at a
+commit). A real compiler can also fail for reasons the toy ignores (register allocation details, TMA alignment).
 """
 from __future__ import annotations
 

@@ -4,7 +4,8 @@ Three rules on M alone, the kind a kernel engineer ships after tuning a few shap
 decode (BLOCK_M 16 and a deep BLOCK_K with 5 stages, like vLLM's tuned H100 decode configs), a medium tile for mid M,
 and Triton's tutorial prefill config (128x256x64, 8 warps, 3 stages). It ignores N and K, so it leaves time on the
 table where the layer's shape matters: small-N decode (too few blocks), M just past a threshold, wave-quantized
-prefill. All three configs launch on every GPU of data/gpus.csv.
+prefill. It is an H100 heuristic: all three configs launch on the Hopper and Blackwell GPUs of data/gpus.csv, but the
+5-stage decode config needs more shared memory than an A100 gives a block, and none of the three fits an L40S.
 """
 from __future__ import annotations
 

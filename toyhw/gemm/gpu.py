@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from toyhw import data
+from toyhw.checks import UnknownNameError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,9 +94,11 @@ def gpu_names() -> list[str]:
 
 
 def get_gpu(name: str = "H100") -> GPU:
-    """Return the GPU called `name` (its key or full model name, any case); KeyError lists the known ones."""
+    """Return the GPU called `name` (its key or full model name, any case); UnknownNameError (a KeyError and a
+    ValueError) lists the known ones."""
     gpus = _all()
-    for gpu in gpus.values():
-        if name.strip().lower() in (gpu.name.lower(), gpu.model.lower()):
-            return gpu
-    raise KeyError(f"unknown GPU {name!r}; known GPUs: {', '.join(gpus)}")
+    if isinstance(name, str):
+        for gpu in gpus.values():
+            if name.strip().lower() in (gpu.name.lower(), gpu.model.lower()):
+                return gpu
+    raise UnknownNameError(f"unknown GPU {name!r}; known GPUs: {', '.join(gpus)}")

@@ -95,7 +95,9 @@ def format_rows(rows: list[ShapeRow]) -> str:
 
 
 def geomean(values: list[float]) -> float:
-    """Return the geometric mean of positive values."""
+    """Return the geometric mean of positive values (ValueError for none: a mean over nothing is not a number)."""
+    if not values:
+        raise ValueError("values is empty; a geometric mean needs at least one value (are the shapes empty?)")
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 

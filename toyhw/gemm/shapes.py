@@ -8,8 +8,14 @@ the lecture's shapes do not use. Layer shapes are read from data/llm_layers.csv.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from toyhw import data
+from toyhw.checks import UnknownNameError
+
+
+MAX_DIM = 2**31 - 1
+"""The largest M, N or K: Triton and cuBLAS index a GEMM's rows and columns with 32-bit integers."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,8 +37,9 @@ class Shape:
     def __post_init__(self) -> None:
         for field in ("M", "N", "K"):
             value = getattr(self, field)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"Shape.{field} = {value!r} is not allowed; it must be an integer >= 1")
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_DIM:
+                raise ValueError(f"Shape.{field} = {value!r} is not allowed; it must be an integer >= 1 and <= "
+                                 f"{MAX_DIM:,} (MAX_DIM)")
         # cached: shapes are dict keys of every per-shape cache, hashed millions of times by the evolution loop
         object.__setattr__(self, "_hash", hash((self.name, self.M, self.N, self.K)))
 
@@ -57,16 +64,32 @@ class Shape:
         return 2.0 * self.M * self.N * self.K
 
 
-def _layer_table() -> dict[str, tuple[int, int]]:
-    return {str(r["name"]): (int(r["n"]), int(r["k"])) for r in data.layer_rows()}
-
-
-ALL_LAYERS: dict[str, tuple[int, int]] = _layer_table()
-"""Every layer of data/llm_layers.csv: name -> (N, K)."""
-
 LECTURE_LAYERS = ("8B qkv", "8B o", "8B gate_up", "8B down", "70B/8 qkv", "70B/8 o", "70B/8 gate_up", "70B/8 down")
-LAYERS: dict[str, tuple[int, int]] = {name: ALL_LAYERS[name] for name in LECTURE_LAYERS}
-"""The lecture's 8 layers: Llama-3-8B at tensor-parallel 1 and Llama-3-70B at 8, name -> (N, K)."""
+
+
+@functools.lru_cache(maxsize=None)
+def _layer_tables() -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
+    every = {str(r["name"]): (int(r["n"]), int(r["k"])) for r in data.layer_rows()}  # type: ignore[arg-type]
+    return every, {name: every[name] for name in LECTURE_LAYERS}
+
+
+def __getattr__(name: str) -> dict[str, tuple[int, int]]:
+    """Return ALL_LAYERS or LAYERS, read from data/llm_layers.csv on first use (not at import).
+
+    Why lazily: importing the module must not read a data file, so that a broken file is reported where it is used
+    (with its file, line and column) and `python -m toyhw` builds its parser without reading any data.
+    """
+    if name == "ALL_LAYERS":
+        return _layer_tables()[0]
+    if name == "LAYERS":
+        return _layer_tables()[1]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+ALL_LAYERS: dict[str, tuple[int, int]]
+"""Every layer of data/llm_layers.csv: name -> (N, K) (read on first use)."""
+LAYERS: dict[str, tuple[int, int]]
+"""The lecture's 8 layers: Llama-3-8B at tensor-parallel 1 and Llama-3-70B at 8, name -> (N, K) (read on first use)."""
 
 NEW_LAYERS = ("405B/8 qkv", "405B/8 down")
 LECTURE_M: tuple[int, ...] = (1, 4, 16, 24, 48, 64, 128, 256, 512, 2048, 8192)
@@ -76,18 +99,20 @@ NEW_M: tuple[int, ...] = (2, 8, 32, 96, 192, 384, 768, 1536, 3072, 6144)
 
 
 def layer_shape(name: str, M: int) -> Shape:
-    """Return the Shape of layer `name` (any row of data/llm_layers.csv) at M tokens; KeyError lists known layers."""
-    if name not in ALL_LAYERS:
-        raise KeyError(f"unknown layer {name!r}; known layers: {', '.join(ALL_LAYERS)}")
-    if isinstance(M, bool) or not isinstance(M, int) or M < 1:
-        raise ValueError(f"M = {M!r} is not allowed; M must be an integer >= 1")
-    n, k = ALL_LAYERS[name]
+    """Return the Shape of layer `name` (any row of data/llm_layers.csv) at M tokens; UnknownNameError (a KeyError
+    and a ValueError) lists the known layers."""
+    layers = _layer_tables()[0]
+    if not isinstance(name, str) or name not in layers:
+        raise UnknownNameError(f"unknown layer {name!r}; known layers: {', '.join(layers)}")
+    if isinstance(M, bool) or not isinstance(M, int) or not 1 <= M <= MAX_DIM:
+        raise ValueError(f"M = {M!r} is not allowed; M must be an integer >= 1 and <= {MAX_DIM:,} (MAX_DIM)")
+    n, k = layers[name]
     return Shape(name, M, n, k)
 
 
 def all_shapes() -> list[Shape]:
     """Return the lecture's 88 shapes: for each layer of LAYERS (in order), each M of LECTURE_M (ascending)."""
-    return [Shape(name, m, n, k) for name, (n, k) in LAYERS.items() for m in LECTURE_M]
+    return [Shape(name, m, n, k) for name, (n, k) in _layer_tables()[1].items() for m in LECTURE_M]
 
 
 def split_shapes(shapes: list[Shape]) -> tuple[list[Shape], list[Shape]]:
@@ -110,5 +135,5 @@ def split_shapes(shapes: list[Shape]) -> tuple[list[Shape], list[Shape]]:
 
 def new_shapes() -> list[Shape]:
     """Return demo 3's 100 shapes: (LAYERS + 405B/8 qkv + 405B/8 down) x NEW_M."""
-    names = list(LAYERS) + list(NEW_LAYERS)
-    return [Shape(name, m, *ALL_LAYERS[name]) for name in names for m in NEW_M]
+    every, lecture = _layer_tables()
+    return [Shape(name, m, *every[name]) for name in list(lecture) + list(NEW_LAYERS) for m in NEW_M]

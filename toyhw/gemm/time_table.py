@@ -21,7 +21,7 @@ class TimeTable:
     """Modelled times (microseconds) of the whole config space on one GPU, per shape, lazily computed and cached."""
 
     def __init__(self, gpu: str | GPU = "H100") -> None:
-        self.gpu: GPU = get_gpu(gpu) if isinstance(gpu, str) else gpu
+        self.gpu: GPU = gpu if isinstance(gpu, GPU) else get_gpu(gpu)  # a name; anything else: UnknownNameError
         self.configs: tuple[GemmConfig, ...] = gemm_config.config_space()
         self._index: dict[GemmConfig, int] = {c: i for i, c in enumerate(self.configs)}
         self._cols = cost.config_arrays(self.configs, self.gpu)

@@ -118,12 +118,14 @@ def measurements(include_unused: bool = False) -> list[Measurement]:
     return out
 
 
-def best_kernel(shape: Shape, gpu: GPU, warm_l2: bool = False) -> tuple[float, gemm_config.GemmConfig, str]:
-    """Return the model's best kernel time (us) over every config and both schedules, with that config and schedule."""
+def best_kernel(shape: Shape, gpu: GPU, warm_l2: bool = False, schedules: tuple[str, ...] = cost.SCHEDULES
+                ) -> tuple[float, gemm_config.GemmConfig, str]:
+    """Return the model's best kernel time (us) over every config and `schedules` (by default both), with that config
+    and schedule."""
     configs = gemm_config.config_space()
     cols = _columns(gpu)
     best: Optional[tuple[float, gemm_config.GemmConfig, str]] = None
-    for kind in cost.SCHEDULES:
+    for kind in schedules:
         times = cost.evaluate(cols, shape, gpu, kind, warm_l2)["time"] * 1e6
         i = int(np.argmin(times))
         if best is None or times[i] < best[0]:
@@ -141,10 +143,13 @@ def _columns(gpu: GPU) -> dict:
     return _COLUMNS[gpu]
 
 
-def predict(m: Measurement, gpu: Optional[GPU] = None) -> Check:
-    """Return what the model says the benchmark of `m` would report (see the module docstring for each timing)."""
+def predict(m: Measurement, gpu: Optional[GPU] = None, schedules: tuple[str, ...] = cost.SCHEDULES) -> Check:
+    """Return what the model says the benchmark of `m` would report (see the module docstring for each timing).
+
+    `schedules` limits the library's choice (("waves",): a library without stream-K); by default it has both.
+    """
     device = gpu if gpu is not None else get_gpu(m.gpu)
-    kernel, config, kind = best_kernel(m.shape, device, m.warm_l2)
+    kernel, config, kind = best_kernel(m.shape, device, m.warm_l2, schedules)
     launch = device.launch_s * 1e6
     if m.timing == "trace":
         model = kernel - launch
@@ -199,3 +204,65 @@ def summary(found: list[Check]) -> dict:
         "within_targets": geomean_error(found) <= TARGET_GEOMEAN_ERROR and worst.off_by <= TARGET_WORST_RATIO,
         "misses": [c.measurement.id for c in found if c.off_by > TARGET_WORST_RATIO],
     }
+
+
+TIMINGS = ("graph", "trace", "per_call", "back_to_back")  # by definition: the methods the docstring models
+"""The timing methods the model can reproduce (module docstring), from the least to the most overhead per call."""
+
+
+def error_table(found: list[Check]) -> list[dict]:
+    """Return the error as table rows: all measurements, then per regime, per GPU and per timing method.
+
+    Each row: "by" ("all", "regime", "gpu", "timing"), "group", "n", "geomean_error" (as in `summary`), "worst" (the id
+    of the row off by most) and "worst_ratio" (its model / measured). Groups appear in the order `summary` uses.
+    """
+    if not found:
+        raise ValueError("no measurements to summarize")
+    keys = (("regime", lambda c: c.measurement.regime), ("gpu", lambda c: c.measurement.gpu),
+            ("timing", lambda c: c.measurement.timing))
+    rows = [_error_row("all", "all", list(found))]
+    for by, label in keys:
+        groups: dict[str, list[Check]] = {}
+        for c in found:
+            groups.setdefault(label(c), []).append(c)
+        rows += [_error_row(by, name, members) for name, members in groups.items()]
+    return rows
+
+
+def _error_row(by: str, group: str, members: list[Check]) -> dict:
+    worst = max(members, key=lambda c: c.off_by)
+    return {"by": by, "group": group, "n": len(members), "geomean_error": geomean_error(members),
+            "worst": worst.measurement.id, "worst_ratio": worst.ratio}
+
+
+def worst_checks(found: list[Check], n: int = 6) -> list[Check]:
+    """Return the `n` checks the model is furthest off on (largest max(ratio, 1 / ratio) first)."""
+    return sorted(found, key=lambda c: -c.off_by)[:n]
+
+
+def as_timed(m: Measurement) -> dict[str, float]:
+    """Return what the model says each timing method of TIMINGS would report for `m`'s GEMM, microseconds.
+
+    The same kernel, four benchmarks: what a published number means depends on how it was taken.
+    """
+    return {timing: predict(dataclasses.replace(m, timing=timing)).model_us for timing in TIMINGS}
+
+
+def format_error_table(rows: list[dict]) -> str:
+    """Return `error_table` rows as a fixed-width text table (error in %, the worst row and its model / measured)."""
+    lines = [f"{'by':<8}{'group':<14}{'n':>4}{'error':>8}  worst row (model / measured)"]
+    for r in rows:
+        lines.append(f"{r['by']:<8}{r['group']:<14}{r['n']:>4}{r['geomean_error']:>8.1%}  {r['worst']} "
+                     f"({r['worst_ratio']:.2f}x)")
+    return "\n".join(lines)
+
+
+def calibration(gpu: GPU) -> dict[str, float]:
+    """Return the GPU's four calibrated figures, in the units the notebook prints, and the ceiling they give.
+
+    Keys: "sustained share" (of the dense peak), "achievable TB/s" (and "achievable share"), "loaded latency us",
+    "launch us" (inside a CUDA graph) and "best square GEMM" (`best_efficiency`: the model's best share of the peak).
+    """
+    return {"sustained share": gpu.tc_sustained_share, "achievable share": gpu.hbm_achievable_share,
+            "achievable TB/s": gpu.achievable_bytes_per_s / 1e12, "loaded latency us": gpu.load_latency_s * 1e6,
+            "launch us": gpu.launch_s * 1e6, "best square GEMM": best_efficiency(gpu)}

@@ -5,10 +5,11 @@ Backs notebooks 01 (one-shot kernels) and 02 (feedback loops) and `python -m toy
 1. `knobs`     — the toy kernel: five knobs, hidden task traits, a run that returns a structured feedback record;
 2. `proposers` — the four built-in ways to choose the next config from that feedback, and the proposer protocol;
 3. `optimize`  — the loop (run, read feedback, propose) with the lecture script's random streams;
-4. `study`     — the experiments: one-shot kernels and the feedback table, cached for instant widgets;
-5. `tables`    — the results as tables, and observations computed from them;
-6. `solutions` — reference solutions of the exercises.
+4. `race`      — who is in a race: a unique, visible row name for every built-in mode and student proposer;
+5. `study`     — the experiments: one-shot kernels and the feedback table, cached for instant widgets;
+6. `tables`    — the results as tables, and observations computed from them;
+7. `solutions` — reference solutions of the exercises.
 
-This subpackage depends only on the shared modules (`toyhw.metrics`, `toyhw.data`, `toyhw.strategies`), never on the
-GEMM model or the evolution code (an import-linter contract in pyproject.toml keeps it so).
+This subpackage depends only on the shared modules (`toyhw.metrics`, `toyhw.data`, `toyhw.strategies`, `toyhw.checks`),
+never on the GEMM model or the evolution code (an import-linter contract in pyproject.toml keeps it so).
 """

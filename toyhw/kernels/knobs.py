@@ -17,6 +17,8 @@ import math
 import random
 from typing import Literal, Optional
 
+from toyhw.checks import check_seed, check_tasks
+
 Status = Literal["ok", "compile_error", "wrong"]
 Cause = Literal["shared_memory_overflow", "vector_width_indivisible", "illegal_fusion"]
 Bottleneck = Literal["memory", "compute"]
@@ -56,10 +58,16 @@ class KernelConfig:
     unroll: int = 1
 
     def __post_init__(self) -> None:
+        index = 0
         for knob, allowed in KNOBS.items():
             value = getattr(self, knob)
             if type(value) is not int or value not in allowed:  # bool is not a knob value
                 raise ValueError(f"knob {knob!r} = {value!r} is not allowed; allowed values: {allowed}")
+            index = index * len(allowed) + allowed.index(value)
+        object.__setattr__(self, "_index", index)  # 0..143, in itertools.product order: the config's number
+
+    def __hash__(self) -> int:
+        return self._index  # type: ignore[attr-defined]  # equal configs have equal numbers; hashed per round
 
     @classmethod
     def of(cls, tile: int, fuse: int, vec: int, shared: int, unroll: int) -> "KernelConfig":
@@ -88,7 +96,12 @@ class KernelConfig:
 _INTERNED: dict[tuple[int, ...], KernelConfig] = {v: KernelConfig(*v) for v in itertools.product(*KNOBS.values())}
 
 _KNOB_NAMES = list(KNOBS)
-_KNOB_INDEX = {knob: i for i, knob in enumerate(KNOBS)}
+_MOVES: list[dict[str, tuple[KernelConfig, ...]]] = [
+    {knob: tuple(_INTERNED[key[:i] + (v,) + key[i + 1:]] for v in allowed if v != key[i])
+     for i, (knob, allowed) in enumerate(KNOBS.items())}
+    for key in _INTERNED]
+"""For config number i and a knob: the configs with that knob set to each of its other values, in KNOBS order (so a
+mutation is one draw from it, the same draw as from [v for v in KNOBS[knob] if v != current])."""
 
 DEFAULT = KernelConfig()
 """What PyTorch's library kernel corresponds to: tile 32, nothing else switched on."""
@@ -111,8 +124,15 @@ class Task:
     n: int
     fusable: bool
 
+    def __post_init__(self) -> None:
+        # the value the dataclass's own __hash__ would give, computed once: the loop looks each task's runs up by it
+        object.__setattr__(self, "_hash", hash((self.memory_bound, self.best_tile, self.n, self.fusable)))
 
-@dataclasses.dataclass(frozen=True)
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined]
+
+
+@dataclasses.dataclass(frozen=True, init=False, slots=True)
 class RunFeedback:
     """What one run of a kernel reports: the feedback record every proposer reads.
 
@@ -132,10 +152,26 @@ class RunFeedback:
     failing_n: Optional[int] = None
     bottleneck: Optional[Bottleneck] = None
 
+    def __init__(self, status: Status, time: Optional[float] = None, message: Optional[str] = None,
+                 cause: Optional[Cause] = None, failing_n: Optional[int] = None,
+                 bottleneck: Optional[Bottleneck] = None) -> None:
+        # written out with the slots' own setters (the dataclass's __init__ goes through object.__setattr__ for each
+        # field, twice as slow): one record per kernel run, tens of thousands per table; slots make them small
+        set_status, set_time, set_message, set_cause, set_failing_n, set_bottleneck = _FEEDBACK_SETTERS
+        set_status(self, status)
+        set_time(self, time)
+        set_message(self, message)
+        set_cause(self, cause)
+        set_failing_n(self, failing_n)
+        set_bottleneck(self, bottleneck)
+
     @property
     def ok(self) -> bool:
         """Return True when the kernel built, ran and gave correct results."""
         return self.status == "ok"
+
+
+_FEEDBACK_SETTERS = tuple(getattr(RunFeedback, f.name).__set__ for f in dataclasses.fields(RunFeedback))
 
 
 def make_task(rng: random.Random) -> Task:
@@ -148,9 +184,9 @@ def make_task(rng: random.Random) -> Task:
 
 
 def make_tasks(seed: int, n_tasks: int) -> list[Task]:
-    """Return the benchmark: `n_tasks` tasks drawn in turn from `random.Random(seed)`."""
-    if isinstance(n_tasks, bool) or not isinstance(n_tasks, int) or n_tasks < 1:
-        raise ValueError(f"n_tasks = {n_tasks!r} is not allowed; it must be an integer >= 1")
+    """Return the benchmark: `n_tasks` tasks drawn in turn from `random.Random(seed)` (seed: an integer >= 0)."""
+    check_seed("seed", seed)
+    check_tasks("n_tasks", n_tasks)
     rng = random.Random(seed)
     return [make_task(rng) for _ in range(n_tasks)]
 
@@ -200,6 +236,32 @@ def run_kernel(task: Task, config: KernelConfig) -> RunFeedback:
     return RunFeedback("ok", time=time, bottleneck=bottleneck)
 
 
+KEPT_TASKS = 1024
+"""Tasks whose runs `task_runs` keeps (the oldest task's are dropped first): a benchmark of that size revisits every
+task from the cache; the memory stays below a few tens of MB whatever the number of tasks."""
+_TASK_RUNS: dict[Task, list[Optional[RunFeedback]]] = {}
+
+
+def task_runs(task: Task) -> list[Optional[RunFeedback]]:
+    """Return the runs of `task` so far, by config number (`config._index`; None: not run yet), for the loop to fill.
+
+    Why beside run_kernel's own cache: the optimization loop asks for a run every round, and looking a config's number
+    up in its task's list is cheaper than hashing (task, config) each time; the runs are the same.
+    """
+    runs = _TASK_RUNS.get(task)
+    if runs is None:
+        if len(_TASK_RUNS) >= KEPT_TASKS:
+            del _TASK_RUNS[next(iter(_TASK_RUNS))]
+        runs = _TASK_RUNS[task] = [None] * len(_INTERNED)
+    return runs
+
+
+def clear_runs() -> None:
+    """Forget every run: run_kernel's cache and the runs `task_runs` keeps (measurements start cold with it)."""
+    run_kernel.cache_clear()
+    _TASK_RUNS.clear()
+
+
 def baseline_time(task: Task) -> float:
     """Return PyTorch's time for `task`: the default config's time x BASELINE_FACTOR."""
     time = run_kernel(task, DEFAULT).time
@@ -219,14 +281,13 @@ def random_config(rng: random.Random) -> KernelConfig:
 
 def mutate(config: KernelConfig, rng: random.Random, knob: Optional[str] = None) -> KernelConfig:
     """Return `config` with one knob (random unless given) set to a different allowed value."""
+    if type(config) is not KernelConfig:
+        raise ValueError(f"config = {config!r} is not allowed; give a KernelConfig (e.g. KernelConfig(tile=16))")
     if knob is None:
         knob = rng.choice(_KNOB_NAMES)
     elif knob not in KNOBS:
         raise ValueError(f"knob = {knob!r} is not a knob; knobs: {', '.join(KNOBS)}")
-    current = getattr(config, knob)
-    values = [config.tile, config.fuse, config.vec, config.shared, config.unroll]
-    values[_KNOB_INDEX[knob]] = rng.choice([v for v in KNOBS[knob] if v != current])
-    return _INTERNED[tuple(values)]  # values drawn from KNOBS: always one of the interned configs
+    return rng.choice(_MOVES[config._index][knob])  # type: ignore[attr-defined]
 
 
 def speedup(task: Task, feedback: RunFeedback) -> float:

@@ -12,6 +12,7 @@ import random
 from collections.abc import Mapping
 from typing import Optional, Union
 
+from toyhw import checks
 from toyhw.kernels import knobs
 from toyhw.kernels.knobs import KernelConfig, RunFeedback, Task
 from toyhw.kernels.proposers import PROPOSERS, Proposer
@@ -43,15 +44,13 @@ def resolve_proposer(proposer: ProposerLike) -> tuple[str, Proposer]:
     if isinstance(proposer, str):
         return proposer, PROPOSERS.get(proposer)
     if not callable(proposer):
-        raise TypeError(f"proposer = {proposer!r} is neither a mode name ({', '.join(PROPOSERS)}) nor a function")
+        raise ValueError(f"proposer = {proposer!r} is neither a mode name ({', '.join(PROPOSERS)}) nor a function")
     return getattr(proposer, "__name__", repr(proposer)), proposer
 
 
 def check_rounds(rounds: int) -> int:
-    """Return `rounds` if it is an integer >= 1, else raise ValueError naming it."""
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise ValueError(f"rounds = {rounds!r} is not allowed; it must be an integer >= 1")
-    return rounds
+    """Return `rounds` if it is an integer from 1 to MAX_ROUNDS, else raise ValueError naming it."""
+    return checks.check_rounds("rounds", rounds)
 
 
 def _as_config(value: object, name: str, round_index: int) -> KernelConfig:
@@ -72,33 +71,48 @@ def _as_config(value: object, name: str, round_index: int) -> KernelConfig:
 def optimize(task: Task, rounds: int, proposer: ProposerLike, rng: random.Random) -> OptimizeResult:
     """Return the best kernel found for `task` in `rounds` runs, each next config chosen by `proposer`."""
     check_rounds(rounds)
-    name, propose = resolve_proposer(proposer)
+    if not isinstance(task, Task):
+        raise ValueError(f"task = {task!r} is not allowed; give a Task (e.g. study.tasks()[0])")
+    if not isinstance(rng, random.Random):
+        raise ValueError(f"rng = {rng!r} is not allowed; give a random.Random (e.g. random.Random(0))")
+    return OptimizeResult(*_optimize(task, rounds, *resolve_proposer(proposer), rng))
+
+
+def _optimize(task: Task, rounds: int, name: str, propose: Proposer,
+              rng: random.Random) -> tuple[float, Optional[KernelConfig], int]:
+    """Return `optimize`'s (speedup, best config, failed rounds), its arguments already checked (a benchmark checks
+    them once, not once per task)."""
+    run = _run_uncached
+    runs = knobs.task_runs(task)  # by config number: a config tried again is not run again
     best_config: Optional[KernelConfig] = None
     best_feedback: Optional[RunFeedback] = None
     best_time = math.inf
     n_failed = 0
     config = knobs.random_config(rng)
     for round_index in range(1, rounds + 1):
-        feedback = knobs.run_kernel(task, config)
-        if feedback.ok:
-            assert feedback.time is not None
-            if feedback.time < best_time:
-                best_config, best_feedback, best_time = config, feedback, feedback.time
+        feedback = runs[config._index]  # type: ignore[attr-defined]
+        if feedback is None:
+            feedback = runs[config._index] = run(task, config)  # type: ignore[attr-defined]
+        if feedback.status == "ok":
+            if feedback.time < best_time:  # type: ignore[operator]  # an ok run has a time
+                best_config, best_feedback, best_time = config, feedback, feedback.time  # type: ignore[assignment]
+            base, base_feedback = best_config, best_feedback  # after a success, build on the best so far
         else:
             n_failed += 1
-        if feedback.ok and best_config is not None and best_feedback is not None:
-            base, base_feedback = best_config, best_feedback
-        else:
-            base, base_feedback = config, feedback
+            base, base_feedback = config, feedback  # after a failure, on the failed config (to repair it)
         try:
             proposed = propose(base_feedback, base, rng)
         except Exception as err:  # a student's proposer: say whose code failed, and where
             raise ProposerError(
                 f"proposer {name!r} raised {type(err).__name__}: {err} (round {round_index}, config {base})"
             ) from err
-        config = _as_config(proposed, name, round_index)
+        config = proposed if type(proposed) is KernelConfig else _as_config(proposed, name, round_index)
     speedup = knobs.baseline_time(task) / best_time if best_config is not None else 0.0
-    return OptimizeResult(speedup, best_config, n_failed)
+    return speedup, best_config, n_failed
+
+
+_run_uncached = knobs.run_kernel.__wrapped__
+"""`run_kernel` without its cache: `optimize` keeps each task's runs in `knobs.task_runs` (the same numbers)."""
 
 
 def optimization_rng(task_index: int, rounds: int) -> random.Random:
@@ -118,7 +132,7 @@ def one_shot_rng(task_seed: int, task_index: int) -> random.Random:
 def speedups_after(tasks: list[Task], rounds: int, proposer: ProposerLike) -> list[float]:
     """Return every task's speedup after `rounds` rounds of `proposer`, each task on its own seeded stream."""
     check_rounds(rounds)
-    resolve_proposer(proposer)
-    return [optimize(t, rounds, proposer, optimization_rng(i, rounds)).speedup for i, t in enumerate(tasks)]
+    name, propose = resolve_proposer(proposer)
+    return [_optimize(t, rounds, name, propose, optimization_rng(i, rounds))[0] for i, t in enumerate(tasks)]
 
 

@@ -2,7 +2,11 @@
 
 Notebooks 01 and 02 and `python -m toyhw fastp` all call these functions, so a number shown anywhere is computed in one
 place. Results for the built-in modes are cached per (task seed, task count, mode, rounds): a slider move re-slices
-cached speedups instead of re-running the search.
+cached speedups instead of re-running the search. A student's proposer is never cached: it may read a global that
+changed since (a cached row would then be stale without any sign); races name their rows by `toyhw.kernels.race`.
+
+numpy is imported only where an array is returned: `python -m toyhw fastp` runs on plain lists and starts as quickly as
+the lecture's script.
 """
 from __future__ import annotations
 
@@ -10,15 +14,22 @@ import dataclasses
 import functools
 import itertools
 from collections import Counter
-from typing import Sequence
-
-import numpy as np
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Sequence
 
 from toyhw import metrics
-from toyhw.kernels import knobs, optimize
+from toyhw.checks import MAX_ROUND_COUNTS, check_list, check_rounds, check_seed, check_tasks, is_int
+from toyhw.kernels import knobs, optimize, race
 from toyhw.kernels.knobs import KernelConfig, RunFeedback, Task
 from toyhw.kernels.optimize import ProposerLike
 from toyhw.kernels.proposers import PROPOSERS
+from toyhw.kernels.race import Competitors
+
+if TYPE_CHECKING:
+    import numpy as np
+
+Table = dict[str, dict[int, dict[float, float]]]
+"""`table[mode][rounds][p]` = fast_p: lecture 10's feedback table."""
 
 SEED_TASK_SEED = 230
 SEED_N_TASKS = 200
@@ -82,27 +93,45 @@ class OneShotReport:
         counts = Counter(k.feedback.cause for k in self.kernels if k.feedback.cause)
         return {cause: counts[cause] for cause in CAUSE_LABELS}
 
-    def speedups(self) -> np.ndarray:
+    def speedups(self) -> "np.ndarray":
         """Return every task's speedup (0.0 for failures), in task order."""
+        import numpy as np
+
         return np.array([k.speedup for k in self.kernels])
 
     def fast(self, ps: Sequence[float] = ONE_SHOT_PS) -> dict[float, float]:
         """Return fast_p for each p."""
-        s = self.speedups()
+        s = [k.speedup for k in self.kernels]
         return {p: metrics.fast_p(s, p) for p in ps}
 
 
-@functools.lru_cache(maxsize=32)
+def check_benchmark(task_seed: int, n_tasks: int) -> None:
+    """Raise ValueError unless `task_seed` is a seed (an integer >= 0) and `n_tasks` an integer from 1 to MAX_TASKS."""
+    check_seed("task_seed", task_seed)
+    check_tasks("n_tasks", n_tasks)
+
+
 def tasks(task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> tuple[Task, ...]:
     """Return the benchmark's tasks (cached; tasks are immutable)."""
+    check_benchmark(task_seed, n_tasks)
+    return _tasks(task_seed, n_tasks)
+
+
+@functools.lru_cache(maxsize=32)
+def _tasks(task_seed: int, n_tasks: int) -> tuple[Task, ...]:
     return tuple(knobs.make_tasks(task_seed, n_tasks))
 
 
-@functools.lru_cache(maxsize=32)
 def one_shot(task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> OneShotReport:
     """Return every task's one-shot kernel, task i written from Random(task_seed + 1 + i)."""
+    check_benchmark(task_seed, n_tasks)
+    return _one_shot(task_seed, n_tasks)
+
+
+@functools.lru_cache(maxsize=32)
+def _one_shot(task_seed: int, n_tasks: int) -> OneShotReport:
     kernels = []
-    for i, task in enumerate(tasks(task_seed, n_tasks)):
+    for i, task in enumerate(_tasks(task_seed, n_tasks)):
         config = knobs.random_config(optimize.one_shot_rng(task_seed, i))
         feedback = knobs.run_kernel(task, config)
         kernels.append(OneShotKernel(i, task, config, feedback, knobs.speedup(task, feedback)))
@@ -110,213 +139,134 @@ def one_shot(task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> On
 
 
 @functools.lru_cache(maxsize=4096)
-def _cached_speedups(task_seed: int, n_tasks: int, mode: ProposerLike, rounds: int) -> np.ndarray:
-    result = np.array(optimize.speedups_after(list(tasks(task_seed, n_tasks)), rounds, mode))
-    result.flags.writeable = False  # shared by every caller of the cache
+def _builtin_speedups(task_seed: int, n_tasks: int, mode: str, rounds: int) -> tuple[float, ...]:
+    return tuple(optimize.speedups_after(list(_tasks(task_seed, n_tasks)), rounds, mode))
+
+
+def _speedups(task_seed: int, n_tasks: int, mode: ProposerLike, rounds: int) -> tuple[float, ...]:
+    """Return every task's speedup (arguments already checked): cached for a built-in mode, computed afresh for a
+    student's function (it may read globals that changed since the last call)."""
+    if isinstance(mode, str):
+        return _builtin_speedups(task_seed, n_tasks, mode, rounds)
+    return tuple(optimize.speedups_after(list(_tasks(task_seed, n_tasks)), rounds, mode))
+
+
+def iterative_speedups(task_seed: int, n_tasks: int, mode: ProposerLike, rounds: int) -> "np.ndarray":
+    """Return every task's speedup after `rounds` rounds of `mode` (a built-in name or a proposer function), read-only.
+
+    Cached per (task seed, task count, mode, rounds) for the built-in modes; a proposer function runs on every call.
+    """
+    import numpy as np
+
+    check_benchmark(task_seed, n_tasks)
+    check_rounds("rounds", rounds)
+    result = np.array(_speedups(task_seed, n_tasks, race.check_mode("mode", mode), rounds))
+    result.flags.writeable = False
     return result
 
 
-def iterative_speedups(task_seed: int, n_tasks: int, mode: ProposerLike, rounds: int) -> np.ndarray:
-    """Return every task's speedup after `rounds` rounds of `mode` (a built-in name or a proposer function).
-
-    Cached per (task seed, task count, mode, rounds); a proposer function is keyed by identity, so redefining it in a
-    notebook cell gives a fresh entry (a proposer must be a pure function of its arguments for this to be right).
-    """
-    optimize.check_rounds(rounds)
-    optimize.resolve_proposer(mode)  # unknown names fail here, with the list of known ones
-    return _cached_speedups(task_seed, n_tasks, mode, rounds)
+def check_ps(ps: Sequence[float], name: str = "ps") -> tuple[float, ...]:
+    """Return the thresholds `ps` as a tuple: 1 to 100 distinct finite numbers >= 0."""
+    return check_list(name, ps, metrics.check_p, 100, "threshold")
 
 
 def feedback_table(
     task_seed: int = SEED_TASK_SEED,
     n_tasks: int = SEED_N_TASKS,
-    modes: Sequence[ProposerLike] = tuple(PROPOSERS.available()),
+    modes: Competitors = tuple(PROPOSERS.available()),
     rounds: Sequence[int] = SEED_ROUNDS,
     ps: Sequence[float] = SEED_PS,
-) -> dict[str, dict[int, dict[float, float]]]:
-    """Return fast_p per mode, round count and p: lecture 10's table (`table[mode][rounds][p]`)."""
-    table: dict[str, dict[int, dict[float, float]]] = {}
-    for mode in modes:
-        name, _ = optimize.resolve_proposer(mode)
+) -> Table:
+    """Return fast_p per mode, round count and p: lecture 10's table (`table[mode][rounds][p]`).
+
+    `modes` are built-in mode names and proposer functions (or a mapping {row name: either}); rows are named by
+    `toyhw.kernels.race.competitors` (a student's `scalar` is the row "scalar (yours)").
+    """
+    check_benchmark(task_seed, n_tasks)
+    named = race.competitors(modes)
+    rounds = check_list("rounds", rounds, check_rounds, MAX_ROUND_COUNTS, "round count")
+    ps = check_ps(ps)
+    table: Table = {}
+    for name, mode in named.items():
         table[name] = {}
         for r in rounds:
-            s = iterative_speedups(task_seed, n_tasks, mode, r)
+            s = _speedups(task_seed, n_tasks, mode, r)
             table[name][r] = {p: metrics.fast_p(s, p) for p in ps}
     return table
 
 
 def fastp_curves(
-    modes: Sequence[ProposerLike],
+    modes: Competitors,
     p: float = 1.0,
     max_rounds: int = 100,
     task_seed: int = SEED_TASK_SEED,
     n_tasks: int = SEED_N_TASKS,
 ) -> dict[str, tuple[list[int], list[float]]]:
-    """Return, per mode, the round counts of CURVE_ROUNDS up to `max_rounds` (and `max_rounds` itself) and fast_p there."""
-    optimize.check_rounds(max_rounds)
+    """Return, per mode, the round counts of CURVE_ROUNDS up to `max_rounds` (and `max_rounds` itself) and fast_p there.
+
+    Modes and row names as in `feedback_table`.
+    """
+    check_benchmark(task_seed, n_tasks)
+    named = race.competitors(modes)
+    metrics.check_p("p", p)
+    check_rounds("max_rounds", max_rounds)
     grid = sorted({r for r in CURVE_ROUNDS if r <= max_rounds} | {max_rounds})
-    curves = {}
-    for mode in modes:
-        name, _ = optimize.resolve_proposer(mode)
-        curves[name] = (grid, [metrics.fast_p(iterative_speedups(task_seed, n_tasks, mode, r), p) for r in grid])
-    return curves
+    return {name: (grid, [metrics.fast_p(_speedups(task_seed, n_tasks, mode, r), p) for r in grid])
+            for name, mode in named.items()}
 
 
-def observations(table: dict[str, dict[int, dict[float, float]]], ps: Sequence[float] = SEED_PS) -> list[str]:
-    """Return lecture 10's observations, each stated only if the table bears it out."""
-    notes: list[str] = []
-    rounds = sorted(next(iter(table.values())))
-    lo, hi = ps[0], ps[-1]
-    if {"scalar", "resample"} <= table.keys():
-        worse = [r for r in rounds if table["scalar"][r][lo] < table["resample"][r][lo]]
-        if worse:
-            scalar = ", ".join(f"{table['scalar'][r][lo]:.2f}" for r in worse)
-            resample = ", ".join(f"{table['resample'][r][lo]:.2f}" for r in worse)
-            notes.append(
-                f"With scalar feedback only, a failed config just says 'failed'; changing one random knob of it often "
-                f"fails again. At {', '.join(map(str, worse))} rounds scalar feedback is even worse than writing a "
-                f"fresh kernel every round (fast_{lo:g} {scalar} vs {resample})."
-            )
-        else:
-            notes.append(f"Scalar feedback is never worse than repeated sampling here (fast_{lo:g}).")
-    if {"explain", "scalar", "resample"} <= table.keys():
-        ahead = [r for r in rounds if table["explain"][r][lo] > max(table["scalar"][r][lo], table["resample"][r][lo])]
-        if ahead == rounds:
-            notes.append(
-                f"Knowing *why* a kernel failed fixes it directly: with explained errors fast_{lo:g} is above scalar "
-                f"feedback and repeated sampling at every round count ({', '.join(map(str, rounds))})."
-            )
-        elif ahead:
-            notes.append(f"Explained errors lead at fast_{lo:g} after {', '.join(map(str, ahead))} rounds, not always.")
-    if {"suggest", "explain"} <= table.keys():
-        early = [r for r in rounds if table["suggest"][r][lo] > table["explain"][r][lo]]
-        late = [r for r in rounds if table["suggest"][r][hi] < table["explain"][r][hi]]
-        if early:
-            notes.append(
-                f"Profiler suggestions help most early: suggest beats explain at fast_{lo:g} after "
-                f"{', '.join(map(str, early))} rounds."
-            )
-        if late:
-            notes.append(
-                f"But suggestions narrow the search to the bottleneck's knobs: at fast_{hi:g} suggest falls behind "
-                f"explain after {', '.join(map(str, late))} rounds (at {late[-1]} rounds: "
-                f"{table['suggest'][late[-1]][hi]:.2f} vs {table['explain'][late[-1]][hi]:.2f}). Good feedback is "
-                f"advice, not a command."
-            )
-    last = rounds[-1]
-    # The drop is taken between the cells as the table prints them (two decimals), so a reader who subtracts the
-    # printed cells gets the printed drop (0.97 - 0.46 = 0.51, not the 0.515 -> 0.52 of the unrounded values).
-    drops = {mode: round(row[last][lo], 2) - round(row[last][hi], 2) for mode, row in table.items()}
-    notes.append(
-        f"A higher bar is harder for every method: from fast_{lo:g} to fast_{hi:g} at {last} rounds fast_p drops by "
-        + ", ".join(f"{d:.2f} ({m})" for m, d in drops.items())
-        + "."
-    )
-    return notes
+def check_table(table: Table, ps: Sequence[float] = ()) -> list[int]:
+    """Return the table's round counts; raise ValueError unless `table` is a feedback table with a cell for each p.
+
+    Why: the observations and frames read the table by mode, round count and p; a table from another call (or an
+    empty one) would otherwise fail with a bare KeyError or StopIteration far from the cause.
+    """
+    if not isinstance(table, Mapping) or not table:
+        raise ValueError(f"table = {table!r} is not allowed; give a non-empty feedback table "
+                         "(table[mode][rounds][p], as feedback_table returns)")
+    rounds: list[int] = []
+    for mode, row in table.items():
+        if not isinstance(row, Mapping) or not row:
+            raise ValueError(f"table[{mode!r}] = {row!r} is not allowed; each row maps round counts to fast_p cells")
+        if not rounds:
+            rounds = list(row)
+        elif list(row) != rounds:
+            raise ValueError(f"table[{mode!r}] has the round counts {list(row)}, the first row {rounds}; every row "
+                             "needs the same ones")
+        for r, cell in row.items():
+            missing = [p for p in ps if not isinstance(cell, Mapping) or p not in cell]
+            if missing:
+                raise ValueError(f"table[{mode!r}][{r!r}] has no fast_p for p = {missing[0]!r}; build the table with "
+                                 f"ps={tuple(ps)}")
+    return rounds
 
 
 def task_kernel(index: int, task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> OneShotKernel:
-    """Return task `index`'s one-shot kernel, or raise IndexError naming the allowed range."""
-    if not 0 <= index < n_tasks:
-        raise IndexError(f"task = {index} is not allowed; tasks are numbered 0 to {n_tasks - 1}")
-    return one_shot(task_seed, n_tasks).kernels[index]
+    """Return task `index`'s one-shot kernel, or raise ValueError naming the allowed range."""
+    check_benchmark(task_seed, n_tasks)
+    if not is_int(index) or not 0 <= index < n_tasks:
+        raise ValueError(f"task = {index!r} is not allowed; tasks are numbered 0 to {n_tasks - 1}")
+    return _one_shot(task_seed, n_tasks).kernels[index]
+
+
+def best_possible_speedups(task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> "np.ndarray":
+    """Return each task's best speedup over all 144 configs (read-only): the ceiling no proposer can pass."""
+    import numpy as np
+
+    check_benchmark(task_seed, n_tasks)
+    result = np.array(_best_possible(task_seed, n_tasks))
+    result.flags.writeable = False
+    return result
 
 
 @functools.lru_cache(maxsize=32)
-def best_possible_speedups(task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> np.ndarray:
-    """Return each task's best speedup over all 144 configs: the ceiling no proposer can pass."""
+def _best_possible(task_seed: int, n_tasks: int) -> tuple[float, ...]:
     configs = [knobs.KernelConfig.of(*values) for values in itertools.product(*knobs.KNOBS.values())]
-    return np.array([max(knobs.speedup(t, knobs.run_kernel(t, c)) for c in configs) for t in tasks(task_seed, n_tasks)])
+    return tuple(max(knobs.speedup(t, knobs.run_kernel(t, c)) for c in configs) for t in _tasks(task_seed, n_tasks))
 
 
-# ----- what the first-cause breakdown hides, and why random repairs are slow (notebooks 01 and 02)
-
-def without_choice(config: KernelConfig, cause: str) -> KernelConfig:
-    """Return `config` without the risky choice behind failure `cause` (everything else unchanged).
-
-    shared_memory_overflow: a 64 tile no longer staged through shared memory (shared = 0);
-    vector_width_indivisible: scalar loads and stores (vec = 1); illegal_fusion: no fusion (fuse = 0).
-    """
-    if cause == "shared_memory_overflow":
-        return config.replace(shared=0) if config.tile == 64 else config
-    if cause == "vector_width_indivisible":
-        return config.replace(vec=1)
-    if cause == "illegal_fusion":
-        return config.replace(fuse=0)
-    raise ValueError(f"cause = {cause!r} is not a failure cause; causes: {', '.join(CAUSE_LABELS)}")
-
-
-def broken_rules(task: Task, config: KernelConfig) -> tuple[str, ...]:
-    """Return every rule `config` breaks on `task`, in the order `run_kernel` checks them (empty when it runs).
-
-    `run_kernel` reports only the first failure; here each rule is tested alone, by running the config with the
-    other two risky choices removed, so the answer comes from the model itself.
-    """
-    broken = []
-    for cause in CAUSE_LABELS:
-        alone = config
-        for other in CAUSE_LABELS:
-            if other != cause:
-                alone = without_choice(alone, other)
-        if knobs.run_kernel(task, alone).cause == cause:
-            broken.append(cause)
-    return tuple(broken)
-
-
-def one_knob_repair_chance(task: Task, config: KernelConfig) -> float:
-    """Return the chance that `knobs.mutate` (a random knob set to a random other value) gives a correct kernel.
-
-    Exact: every knob is equally likely, then every other value of that knob; this is what `scalar` does to a
-    failed kernel in one round.
-    """
-    chance = 0.0
-    for knob, values in knobs.KNOBS.items():
-        others = [v for v in values if v != getattr(config, knob)]
-        ok = sum(knobs.run_kernel(task, config.replace(**{knob: v})).ok for v in others)
-        chance += ok / len(others) / len(knobs.KNOBS)
-    return chance
-
-
-@functools.lru_cache(maxsize=256)
-def failed_round_share(mode: str, rounds: int, task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> float:
-    """Return the share of all rounds (over every task) whose kernel failed, for a built-in mode on the table's streams."""
-    optimize.check_rounds(rounds)
-    PROPOSERS.get(mode)
-    failed = sum(optimize.optimize(t, rounds, mode, optimize.optimization_rng(i, rounds)).n_failed
-                 for i, t in enumerate(tasks(task_seed, n_tasks)))
-    return failed / (rounds * n_tasks)
-
-
-@dataclasses.dataclass(frozen=True)
-class Miss:
-    """A task whose best possible kernel clears the bar but whose search did not.
-
-    Attributes:
-      index: task number; best_config: the fastest correct config the search found (None if none);
-      bottleneck: what the profiler says about that config ("memory", "compute", or None);
-      speedup: its speedup; best_possible: the task's best speedup over all 144 configs.
-    """
-
-    index: int
-    best_config: KernelConfig | None
-    bottleneck: str | None
-    speedup: float
-    best_possible: float
-
-
-def misses(mode: str, rounds: int, p: float, task_seed: int = SEED_TASK_SEED,
-           n_tasks: int = SEED_N_TASKS) -> tuple[Miss, ...]:
-    """Return the tasks that some config speeds up by more than `p` but `mode` does not after `rounds` rounds."""
-    optimize.check_rounds(rounds)
-    ceiling = best_possible_speedups(task_seed, n_tasks)
-    found = []
-    for i, task in enumerate(tasks(task_seed, n_tasks)):
-        if ceiling[i] <= p:
-            continue
-        result = optimize.optimize(task, rounds, mode, optimize.optimization_rng(i, rounds))
-        if result.speedup > p:
-            continue
-        config = result.best_config
-        bottleneck = knobs.run_kernel(task, config).bottleneck if config is not None else None
-        found.append(Miss(i, config, bottleneck, result.speedup, float(ceiling[i])))
-    return tuple(found)
+def clear_caches() -> None:
+    """Empty every lecture-10 cache (benchmarks start cold with it; results never depend on it)."""
+    knobs.clear_runs()
+    for cached in (_tasks, _one_shot, _builtin_speedups, _best_possible):
+        cached.cache_clear()

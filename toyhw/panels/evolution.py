@@ -12,7 +12,8 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
-from toyhw.evolve import ablations, sweep, variants
+from toyhw.checks import check_int
+from toyhw.evolve import ablations, branch_check, sweep, targeting, variants
 from toyhw.panels.common import connect, output_area, redraw
 from toyhw.plots import evolution as evolution_plots
 from toyhw.evolve.programs import render
@@ -37,10 +38,8 @@ def full_study(progress: Optional[sweep.Progress] = None, workers: Optional[int]
 
 def ablation_figure(chosen: Sequence[str], budget: int, n_seeds: int) -> Figure:
     """Return score against proposed programs for `chosen` variants, cut to `budget` programs and `n_seeds` seeds."""
-    if not 1 <= budget <= ablations.BUDGET:
-        raise ValueError(f"budget = {budget} is not allowed; it must be between 1 and {ablations.BUDGET}")
-    if not 1 <= n_seeds <= len(ablations.SEEDS):
-        raise ValueError(f"n_seeds = {n_seeds} is not allowed; it must be between 1 and {len(ablations.SEEDS)}")
+    check_int("budget", budget, 1, ablations.BUDGET, "the panel's runs have that many programs")
+    check_int("n_seeds", n_seeds, 1, len(ablations.SEEDS), "the panel's runs have that many seeds")
     ax = evolution_plots.score_vs_programs(full_study(), list(chosen), budget, n_seeds,
                                            all_variants=variants.available())
     return ax.figure
@@ -67,7 +66,7 @@ def ablation_panel(chosen: Sequence[str] = variants.SEED_VARIANTS, budget: int =
 
 def feedback_figure(seed: int, budget: int) -> Figure:
     """Return per-shape vs_roofline / vs_best (top) and where each weighting sends proposals (bottom)."""
-    t = ablations.targeting(seed, budget)
+    t = targeting.targeting(seed, budget)
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(11, 8), layout="constrained", sharex=True)
     evolution_plots.feedback_bars(t.rows, ax=top)
     evolution_plots.target_weights(t.rows, ax=bottom)
@@ -92,11 +91,11 @@ def feedback_panel(seed: int = 0, budget: int = 300) -> widgets.Widget:
 
 def branches_figure(seed: int, budget: int) -> Figure:
     """Return demo 3's counts for one seed, the run without the branch check next to the run with it."""
-    unchecked, checked = ablations.branch_row(seed, budget, False), ablations.branch_row(seed, budget, True)
+    unchecked, checked = branch_check.branch_row(seed, budget, False), branch_check.branch_row(seed, budget, True)
     return evolution_plots.branch_compare(unchecked, checked).figure
 
 
-def describe_latent(row: ablations.BranchRow) -> str:
+def describe_latent(row: branch_check.BranchRow) -> str:
     """Return an HTML card: a final-database program with a latent bad branch, the check's message, a crash."""
     setting = "on" if row.check else "off"
     best = (f"<br>The best program of this run {'has a bad branch too' if row.best_has_bad_branch else 'has none'}."
@@ -106,7 +105,7 @@ def describe_latent(row: ablations.BranchRow) -> str:
                 "cannot launch" + (" — the check refused every such program before it ran." if row.check else "."))
     program = simplify(row.example)
     problems = "<br>".join(html.escape(p.message()) for p in static_check(render(program))[1])
-    crash = ablations.crashes(program, ablations.context().new)
+    crash = branch_check.crashes(program, ablations.context().new)
     first = (f"It fails on {len(crash)} of the 100 new shapes, e.g. {html.escape(crash[0].shape.label())} "
              f"(line {crash[0].line})." if crash else "No new shape reaches the bad branch either: it stays latent.")
     return (f"<b>Branch check {setting}, seed {row.seed}: a program of the final database with a latent bad "
@@ -129,7 +128,7 @@ def branches_panel(seed: int = 0, budget: int = ablations.BUDGET) -> widgets.Wid
 
     def show_card() -> None:
         try:
-            card.value = describe_latent(ablations.branch_row(seed_box.value, budget_slider.value, check.value))
+            card.value = describe_latent(branch_check.branch_row(seed_box.value, budget_slider.value, check.value))
         except Exception as err:  # noqa: BLE001 - shown in the panel, like redraw does
             card.value = f"<pre>Error: {html.escape(type(err).__name__)}: {html.escape(str(err))}</pre>"
 

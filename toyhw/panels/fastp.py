@@ -9,8 +9,9 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
 from toyhw import metrics
-from toyhw.kernels import knobs, study
+from toyhw.kernels import knobs, race, study
 from toyhw.kernels.optimize import ProposerLike
+from toyhw.kernels.race import Competitors
 from toyhw.panels.common import connect, output_area, redraw
 from toyhw.plots import fastp as fastp_plots
 from toyhw.kernels.proposers import PROPOSERS
@@ -78,7 +79,7 @@ def task_explorer_panel(task_seed: int = study.SEED_TASK_SEED,
     return widgets.VBox([index, card])
 
 
-def feedback_figure(modes: Sequence[ProposerLike], max_rounds: int, p: float, all_modes: Sequence[str],
+def feedback_figure(modes: Competitors, max_rounds: int, p: float, all_modes: Sequence[str],
                     task_seed: int = study.SEED_TASK_SEED, n_tasks: int = study.SEED_N_TASKS) -> Figure:
     """Return fast_p against rounds for the chosen modes."""
     if not modes:
@@ -93,18 +94,22 @@ def feedback_panel(modes: Sequence[str] = tuple(PROPOSERS.available()), max_roun
                    extra: Optional[Mapping[str, ProposerLike]] = None,
                    task_seed: int = study.SEED_TASK_SEED,
                    n_tasks: int = study.SEED_N_TASKS) -> widgets.Widget:
-    """Return the feedback-loop race: pick modes (and your own proposers in `extra`), rounds and p."""
+    """Return the feedback-loop race: pick modes (and your own proposers in `extra`, {name: proposer}), rounds and p.
+
+    A name in `extra` that is a built-in mode's is shown as "name (yours)" (toyhw.kernels.race): the built-in stays.
+    """
+    yours = race.competitors(dict(extra), "extra") if extra else {}
     proposers: dict[str, ProposerLike] = {name: name for name in PROPOSERS.available()}
-    proposers.update(extra or {})
+    proposers.update(yours)
     names = list(proposers)
-    select = widgets.SelectMultiple(options=names, value=tuple(m for m in modes if m in proposers) + tuple(extra or ()),
+    select = widgets.SelectMultiple(options=names, value=tuple(m for m in modes if m in proposers) + tuple(yours),
                                     description="modes", rows=len(names))
     rounds = widgets.IntSlider(value=max_rounds, min=1, max=200, description="max rounds", continuous_update=False)
     p_slider = _p_slider(p)
     out = output_area()
 
     def update() -> None:
-        chosen = [proposers[name] for name in select.value]
+        chosen = {name: proposers[name] for name in select.value}
         redraw(out, lambda: feedback_figure(chosen, rounds.value, p_slider.value, names, task_seed, n_tasks))
 
     connect([select, rounds, p_slider], update)

@@ -6,7 +6,9 @@ from typing import Optional, Sequence
 import numpy as np
 from matplotlib.axes import Axes
 
-from toyhw.evolve.ablations import AblationStudy, BranchRow, STUCK
+from toyhw.evolve.ablations import AblationStudy
+from toyhw.evolve.branch_check import BranchRow
+from toyhw.evolve.targeting import STUCK
 from toyhw.evolve.evaluator import ShapeRow
 from toyhw.evolve.loop import LineageStep
 from toyhw.plots.style import color_for, finish, new_axes
@@ -132,3 +134,46 @@ def branch_compare(unchecked: BranchRow, checked: BranchRow, ax: Optional[Axes] 
     ax.set_xticks(x, [label for _, label in fields])
     return finish(ax, f"Seed {unchecked.seed}: programs with a branch that cannot launch "
                       f"({unchecked.added} / {checked.added} programs added)", "", "programs")
+
+
+# ----- inside the loop (notebook 05)
+
+
+def cascade_stage1(steps: Sequence, ax: Optional[Axes] = None) -> Axes:
+    """Return each proposal's stage-1 score against its step, passed or cut by the cascade, with the bar it faced.
+
+    `steps` are toyhw.evolve.proposal_trace.Proposed records (of `proposal_trace.trace`); proposals the branch check rejected
+    before stage 1 have no stage-1 score and are left out.
+    """
+    ax = new_axes(ax, figsize=(9.0, 4.2))
+    scored = [s for s in steps if s.stage1 is not None]
+    if not scored:
+        raise ValueError("no proposal has a stage-1 score (the run has no cascade, or every proposal was rejected)")
+    for label, keep, color in (("passed stage 1 (run on every shape)", lambda s: s.status != "cascade", "#2ca02c"),
+                               ("cut after stage 1", lambda s: s.status == "cascade", "#d62728")):
+        chosen = [s for s in scored if keep(s)]
+        ax.plot([s.step for s in chosen], [s.stage1 for s in chosen], "o", ms=3, color=color, alpha=0.7,
+                label=f"{label}: {len(chosen)}")
+    ax.step([s.step for s in scored], [s.bar for s in scored], where="post", color="#333333", lw=1.2,
+            label="bar: 0.95 x best stage-1 score seen")
+    ax.set_ylim(min(s.stage1 for s in scored) - 0.01, max(s.stage1 for s in scored) + 0.01)
+    return finish(ax, "The cascade: score on every 4th training shape, then all of them only if promising",
+                  "proposal", "stage-1 score (geomean speedup over the expert)")
+
+
+def prompt_parts(frame, ax: Optional[Axes] = None) -> Axes:
+    """Return the characters of each prompt part per variant as stacked bars (`frame`: loop_tables.prompt_frame)."""
+    from toyhw.evolve.prompt import PART_NAMES
+    from toyhw.plots.style import PALETTE
+
+    ax = new_axes(ax, figsize=(9.0, 0.5 * len(frame) + 1.8))
+    y = np.arange(len(frame))
+    left = np.zeros(len(frame))
+    for k, name in enumerate(PART_NAMES):
+        values = frame[name].to_numpy(dtype=float)
+        ax.barh(y, values, left=left, color=PALETTE[k % len(PALETTE)], label=name)
+        left += values
+    ax.set_yticks(y, list(frame.index))
+    ax.invert_yaxis()
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=4, frameon=False, fontsize="small")
+    return finish(ax, "What the prompt holds, part by part", "characters", "", legend=False)

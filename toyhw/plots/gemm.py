@@ -209,3 +209,69 @@ def bandwidth_plot(table: TimeTable, shape: Shape, ax: Optional[Axes] = None) ->
     ax.set_xscale("log", base=2)
     return finish(ax, f"{shape.label()}: achieved bandwidth of every config", "blocks launched (tiles x split_k)",
                   "bytes / main time (TB/s)")
+
+
+TIMING_MARKERS = {"graph": "o", "trace": "D", "per_call": "s", "back_to_back": "^"}
+"""One marker per timing method of toyhw.gemm.validate (a CUDA graph, a profiler trace, events per call, a run)."""
+
+
+def wave_schedules_plot(table: TimeTable, config: GemmConfig, M: int, K: int, max_blocks: int = 420,
+                        ax: Optional[Axes] = None) -> Axes:
+    """Plot time against blocks for the data-parallel waves and the stream-K schedule of the same config.
+
+    N grows one block column at a time, as in `wave_plot`; waves step up at each multiple of the SMs, stream-K splits
+    the last partial wave's k-steps over every SM (and pays a fix-up), so its curve rises smoothly.
+    """
+    ax = new_axes(ax)
+    tiles_m = math.ceil(M / config.block_m)
+    names = list(gemm_cost.SCHEDULES)
+    labels = {"waves": "data-parallel waves (Triton's grid)", "stream_k": "stream-K (persistent, tail split)"}
+    longest = 0.0
+    for kind in gemm_cost.SCHEDULES:
+        blocks, times = [], []
+        for tiles_n in range(1, max_blocks // (tiles_m * config.split_k) + 1):
+            cost = gemm_cost.gemm_time(config, Shape("sweep", M, tiles_n * config.block_n, K), table.gpu, kind=kind)
+            blocks.append(cost.blocks)
+            times.append(cost.time_us)
+        longest = max(longest, max(times))
+        ax.plot(blocks, times, drawstyle="steps-post" if kind == "waves" else "default",
+                color=color_for(kind, names), label=labels[kind])
+    for wave in range(1, max_blocks // table.gpu.sms + 1):
+        ax.axvline(wave * table.gpu.sms, color="gray", ls=":", lw=1)
+    ax.text(table.gpu.sms, longest, f" {table.gpu.sms} SMs", va="top", fontsize="small", color="gray")
+    return finish(ax, f"Waves and stream-K on {table.gpu.name}: {config.short()}, M={M}, K={K}",
+                  "blocks launched (tiles x split_k)", "time (us)")
+
+
+def validation_scatter(checks: list, ax: Optional[Axes] = None) -> Axes:
+    """Plot the model against published measurements: measured time (x) against the model's (y), log-log.
+
+    `checks` are toyhw.gemm.validate.Check objects. One colour per GPU, one marker per timing method, the line y = x
+    (the model exact) and the band from x / 1.25 to 1.25 x.
+    """
+    ax = new_axes(ax, figsize=(7.0, 5.6))
+    gpus = list(dict.fromkeys(c.measurement.gpu for c in checks))
+    timings = [t for t in TIMING_MARKERS if any(c.measurement.timing == t for c in checks)]
+    for gpu_name in gpus:
+        for timing in timings:
+            group = [c for c in checks if c.measurement.gpu == gpu_name and c.measurement.timing == timing]
+            if group:
+                ax.scatter([c.measurement.measured_us for c in group], [c.model_us for c in group], s=36,
+                           marker=TIMING_MARKERS[timing], color=color_for(gpu_name, gpus), edgecolors="black",
+                           linewidths=0.4, zorder=3)
+    values = [v for c in checks for v in (c.measurement.measured_us, c.model_us)]
+    line = np.logspace(math.log10(min(values) / 1.5), math.log10(max(values) * 1.5), 50)
+    ax.plot(line, line, color="black", lw=1, label="model = measured")
+    ax.fill_between(line, line / 1.25, line * 1.25, color="gray", alpha=0.15, label="within 1.25x")
+    for gpu_name in gpus:
+        ax.scatter([], [], color=color_for(gpu_name, gpus), marker="o", label=gpu_name)
+    for timing in timings:
+        ax.scatter([], [], color="white", edgecolors="black", marker=TIMING_MARKERS[timing],
+                   label=timing.replace("_", "-"))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(line[0], line[-1])
+    ax.set_ylim(line[0], line[-1])
+    ax.set_aspect("equal")
+    return finish(ax, f"The model against {len(checks)} published GEMM timings", "measured time (us)",
+                  "model's time for the same benchmark (us)")

@@ -1,0 +1,93 @@
+"""The exercise solutions of lecture 14's notebooks run, and what each Solution block says about its result holds."""
+import numpy as np
+import pytest
+
+from toyhw.evolve import ablations, proposal_trace, solutions, tables, variants
+from toyhw.evolve.evaluator import geomean_speedup
+from toyhw.evolve.programs import firing_rule
+from toyhw.evolve.simplify import simplify
+
+
+@pytest.fixture(scope="module")
+def study():
+    return ablations.ablation_study(variants.available(), ablations.SEEDS, ablations.BUDGET)
+
+
+# ----- notebook 04
+
+def test_the_gap_between_full_and_small_llm_grows_with_the_budget_on_new_seeds():
+    frame = solutions.ablation_gap()
+    assert list(frame.index) == [100, 300, 1000, 2000]
+    assert list(frame["gap"]) == sorted(frame["gap"]) and frame["gap"].min() > 0
+    assert frame["full"].iloc[-1] > frame["full"].iloc[-2] + 0.01  # still climbing between 1000 and 2000
+    assert frame["small_llm"].iloc[-1] - frame["small_llm"].iloc[-2] < 0.01  # flat
+
+
+def test_adopting_the_best_config_seen_more_often_helps_at_every_seed(study):
+    frame = solutions.adoption_sweep()
+    seeds = list(ablations.SEEDS)
+    assert frame.loc[0.9, seeds].min() > frame.loc[0.5, seeds].max() > frame.loc[0.5, seeds].min() \
+        > frame.loc[0.1, seeds].max()
+    assert list(frame.loc[0.5, seeds]) == [round(r.final, 4) for r in study.runs["full"]]  # p_adopt=0.5 is `full`
+
+
+def test_worst3_focuses_on_fewer_shapes_where_a_faster_config_is_known_and_wins_more_often():
+    frame = solutions.focus_report()
+    full, worst = frame.loc["full"], frame.loc["fb_worst3"]
+    assert set(full["shapes targeted"]) == {44} and worst["shapes targeted"].max() < 44
+    assert worst["in the last quarter"].max() < worst["shapes targeted"].min()
+    for column in ("faster config known", "adopted it", "child beat its parent"):
+        assert worst[column].min() > full[column].max(), column
+    assert worst["faster config known"].min() > 0.99
+
+
+def test_new_shape_scores_rank_the_variants_a_third_way(study):
+    frame = solutions.new_shape_scores(study)
+    assert len(frame) == len(study.runs) and list(frame.iloc[:, 0]) == sorted(frame.iloc[:, 0], reverse=True)
+    ranks = tables.rank_frame(study)
+    assert list(frame.index) != list(ranks.index) != list(ranks.sort_values("test rank").index) != list(frame.index)
+    assert frame.index[-1] == "no_cascade" and ranks.loc["no_cascade", "training rank"] == 2
+    assert (frame["min"] > 0).all()  # with the branch check on, every best program launches on every new shape
+
+
+def test_the_best_m_only_program_tests_m_only_and_is_optimal_per_token_count():
+    ctx = ablations.context()
+    program = solutions.best_m_only_program()
+    assert all(r.n_min is None and r.n_max is None and r.k_min is None and r.k_max is None and r.m_min is None
+               for r in program.rules)
+    score = geomean_speedup(program, ctx.train, ctx.table)
+    assert ablations.headroom_share(score, ctx.oracle_train) < 0.5 < ablations.headroom_share(
+        float(np.median([r.final for r in ablations.ablation_study(["full"]).runs["full"]])), ctx.oracle_train)
+    # no single-config change for one token count improves it (it is the best M-only rule list)
+    for i, rule in enumerate(program.rules[:3]):
+        for other in set(program.branches()):
+            rules = program.rules[:i] + (rule.with_config(other),) + program.rules[i + 1:]
+            assert geomean_speedup(type(program)(rules, program.default), ctx.train, ctx.table) <= score + 1e-12
+    assert simplify(program).n_rules() <= program.n_rules()
+    assert firing_rule(program, 1, 1, 1) == 0
+
+
+# ----- notebook 05
+
+def test_the_tournament_picks_the_islands_best_as_often_as_the_formula_says():
+    frame = solutions.tournament_best_share()
+    assert list(frame["formula"]) == sorted(frame["formula"])
+    assert np.allclose(frame["measured"], frame["formula"], atol=0.01)
+    assert frame.loc[3, "formula"] == pytest.approx(1 - (24 / 25) ** 3, abs=1e-4)
+
+
+def test_the_cascade_cut_a_quarter_of_the_proposals_and_never_the_next_best_program():
+    found = solutions.cascade_misses()
+    run = proposal_trace.trace("full", 0, 1000)
+    assert found["cut"] == run.result.statuses["cascade"]
+    assert found["runs saved"] == found["cut"] * (44 - 11)
+    assert found["would beat the best so far"] == 0 < found["would beat their parent"] < found["cut"] / 20
+    assert found["best of them"] < run.result.history[-1]
+
+
+def test_the_prompt_grows_with_the_parent_and_the_inspirations():
+    frame = solutions.prompt_growth()
+    assert list(frame["characters"]) == sorted(frame["characters"])
+    assert list(frame["tokens (est.)"]) == sorted(frame["tokens (est.)"])
+    growth = frame.iloc[-1] - frame.iloc[0]
+    assert growth["inspirations"] > growth["parent"] > growth["feedback"] >= 0

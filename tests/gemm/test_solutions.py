@@ -1,0 +1,70 @@
+"""Notebook 03's exercise solutions run, and what each Solution block says about its result holds."""
+from __future__ import annotations
+
+import pytest
+
+from toyhw.gemm import config as gemm_config, expert, report, shapes, solutions, validate, vllm
+from toyhw.gemm.gpu import get_gpu
+from toyhw.gemm.time_table import shared_table
+
+TABLE = shared_table("H100")
+SHAPES = shapes.all_shapes()
+TRAIN, TEST = shapes.split_shapes(SHAPES)
+
+
+def test_four_rules_beat_the_expert_on_train_and_test_but_not_everywhere():
+    train = solutions.speedup_over_expert(solutions.four_rules, TRAIN, TABLE)
+    test = solutions.speedup_over_expert(solutions.four_rules, TEST, TABLE)
+    assert train == pytest.approx(1.0989, abs=5e-4) and test == pytest.approx(1.1141, abs=5e-4)
+    assert 1.0 < train < report.oracle_speedup(TABLE, TRAIN) and 1.0 < test < report.oracle_speedup(TABLE, TEST)
+    # it launches everywhere, and it loses to the expert only at M = 256 and 512, on six shapes
+    assert all(TABLE.time(solutions.four_rules(s.M, s.N, s.K), s) < float("inf") for s in SHAPES + shapes.new_shapes())
+    losses = [s for s in SHAPES if TABLE.time(solutions.four_rules(s.M, s.N, s.K), s)
+              > 1.01 * TABLE.time(expert.expert_config(s), s)]
+    assert {s.M for s in losses} == {256, 512} and len(losses) == 6
+    # the expert against itself scores 1
+    assert solutions.speedup_over_expert(lambda M, N, K: expert.expert_config(shapes.Shape("x", M, N, K)),
+                                         TRAIN, TABLE) == pytest.approx(1.0)
+
+
+def test_hopper_pads_to_64_rows_where_ampere_follows_m():
+    assert solutions.oracle_block_m("H100") == {16: 16, 24: 64, 48: 64, 64: 64}
+    assert solutions.oracle_block_m("A100") == {16: 16, 24: 32, 48: 64, 64: 64}
+    assert get_gpu("H100").warpgroup_mma and not get_gpu("A100").warpgroup_mma
+    assert solutions.small_tile_penalty("H100", M=16) == 1.0
+    assert 1.0 < solutions.small_tile_penalty("H100", M=24) < 1.01  # DRAM-bound: the penalty is mostly hidden
+    h100, a100 = solutions.small_tile_penalty("H100", M=48), solutions.small_tile_penalty("A100", M=48)
+    assert h100 == pytest.approx(1.082, abs=1e-3) and a100 == pytest.approx(1.033, abs=1e-3) and h100 > a100
+
+
+def test_the_load_latency_decides_the_256_entry():
+    base = {(r.M, r.gemm): r for r in vllm.vllm_ranks(TABLE)}
+    fast = {(r.M, r.gemm): r for r in solutions.vllm_ranks_at_latency(0.5e-6)}
+    slow = {(r.M, r.gemm): r for r in solutions.vllm_ranks_at_latency(1.2e-6)}
+    assert (base[256, "gate/up"].rank, fast[256, "gate/up"].rank, slow[256, "gate/up"].rank) == (52, 7, 173)
+    assert fast[256, "gate/up"].slowdown == pytest.approx(1.0, abs=5e-3)
+    assert slow[256, "gate/up"].slowdown == pytest.approx(1.43, abs=5e-3)
+    assert base[256, "gate/up"].config.num_stages == 3
+    # the decode entries stay at or near the top either way
+    assert all(r.rank <= 9 for runs in (base, fast, slow) for (m, _), r in runs.items() if m <= 16)
+    # the calibrated latency is between the two
+    assert 0.5e-6 < TABLE.gpu.load_latency_s < 1.2e-6
+    # replacing a field gives a new GPU: the shared table is untouched
+    assert shared_table("H100").gpu.load_latency_s == get_gpu("H100").load_latency_s
+
+
+def test_ignoring_the_timing_method_makes_the_model_worse_where_overhead_dominates():
+    errors = solutions.error_without_timing(validate.checks())
+    assert errors["all"][0] == pytest.approx(validate.summary(validate.checks())["geomean_error"])
+    assert errors["all"][0] == pytest.approx(0.085, abs=5e-4) and errors["all"][1] == pytest.approx(0.136, abs=5e-4)
+    assert errors["per_call"][1] > 1.8 * errors["per_call"][0]
+    assert errors["graph"][0] == errors["graph"][1]  # inside a CUDA graph the benchmark adds nothing
+    assert errors["trace"][1] < errors["trace"][0]  # the one profiler row: the launch is the model's own guess
+    worst_kernel_only = max(max(c.kernel_us / c.measurement.measured_us, c.measurement.measured_us / c.kernel_us)
+                            for c in validate.checks())
+    assert worst_kernel_only == pytest.approx(1.72, abs=5e-3) and worst_kernel_only > validate.TARGET_WORST_RATIO
+
+
+def test_every_solution_config_is_in_the_space():
+    space = set(gemm_config.config_space())
+    assert all(solutions.four_rules(s.M, s.N, s.K) in space for s in SHAPES)

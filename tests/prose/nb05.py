@@ -1,0 +1,260 @@
+"""Notebook 05's prose numbers, recomputed from toyhw (see tests/test_prose_numbers.py).
+
+`phrases()` maps a name to each phrase of the markdown that states a number, built from the pack's computed values
+with the notebook's own calls (the same run, parent, proposals and prompts); `quotes()` returns them. A claim without a
+number of its own is checked with `_holds` before its phrase is returned.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import random
+
+import numpy as np
+
+from toyhw.evolve import (ablations, database, evaluator as evaluator_lib, knowledge, loop, loop_tables, prompt_view, proposal_trace, solutions)
+from toyhw.evolve import tables, variants
+from toyhw.evolve.database import Database, Entry
+from toyhw.evolve.evaluator import Evaluator
+from toyhw.evolve.llm import FIXED_MIX, Feedback, MockLLM
+from toyhw.evolve.loop import evolve
+from toyhw.evolve.programs import expert_program
+
+PROMPT_VARIANTS = ["full", "fb_roofline", "fb_worst3", "no_feedback", "small_llm", "no_borrow", "no_full_file"]
+
+PARAMETERS = [
+    "the best program after 100 proposals of the full method with seed 0",   # the running example's run
+    "Draw 2,000 proposals for the parent with each mock",                   # proposal_frame(n=2000)
+    "the run of seed 0 with 1000 proposals",                                  # proposal_trace.trace("full", 0, 1000)
+    "2 islands and a capacity of 6 (three",                                   # the hand-built database
+    "fed the first 9 programs",
+    "the prompt of proposal 100 of the same run",                             # prompt_at("full", 0, 100)
+    "at proposal 100 of its own run with seed 0",
+    "--step 100",
+    "20,000 draws",
+    "For `k` = 1, 2, 3 and 5",                                                # Exercise 1's question
+    "a full island of 25 the parent",
+    "the traced run of `full` (seed 0)",                                      # Exercise 2
+    "with seed 0 at proposals 1, 10, 100 and 1000 —",                         # Exercise 3's steps
+]
+
+
+def _holds(condition: bool, phrase: str) -> str:
+    """Return `phrase` if the claim it makes holds for the computed values; fail loudly otherwise."""
+    if not condition:
+        raise AssertionError(f"the notebook claims something the pack no longer computes: {phrase!r}")
+    return phrase
+
+
+def _f3(x: float) -> str:
+    return f"{x:.3f}"
+
+
+def _p1(x: float) -> str:
+    return f"{x:.1%}"
+
+
+@functools.lru_cache(maxsize=None)
+def phrases() -> dict[str, str]:
+    ctx = ablations.context()
+    n = len(ctx.train)
+    # the running example, as the notebook builds it
+    ev = Evaluator(ctx.train, ctx.table)
+    run = evolve(ev, 100, seed=0)
+    parent = run.db.best()
+    feedback = Feedback(ev.shapes, ev.roofline / parent.times, ev.best_time / parent.times,
+                        [ctx.table.configs[i] for i in ev.best_index])
+    stuck = feedback.vs_best == 1
+    weights = 1 / feedback.vs_best - 1 + 0.05
+    targets = loop_tables.target_frame(feedback, top=n)
+    top = targets.index[0]
+    rng = random.Random(0)
+    drawn = [feedback.shapes[MockLLM().target(feedback, rng)].label() for _ in range(20000)]
+    measured_top = drawn.count(top) / len(drawn)
+
+    # Section 2
+    inspirations = [e for e in (max(pop, key=lambda e: e.score) for pop in run.db.islands)
+                    if e.program != parent.program]
+    full = loop_tables.proposal_frame(MockLLM(), parent, inspirations, feedback, ev, n=2000)
+    small = loop_tables.proposal_frame(MockLLM(knowledge=False), parent, inspirations, feedback, ev, n=2000)
+    could = full[full["faster config known"] & (full["operator"] != "borrow")]
+    by_op = full.groupby("operator")[["can launch"]].mean()["can launch"]
+    trace = proposal_trace.trace("full", 0, 1000)
+    steps = loop_tables.trace_frame(trace)
+    counts = steps.groupby("operator")["status"].value_counts().unstack(fill_value=0)
+    per_op = counts.sum(axis=1)
+    bad = counts["bad branch"] / per_op
+    beat = steps.groupby("operator")["beat its parent"].mean()
+    run_could = steps[steps["could adopt"]]
+    example = next(s for s in trace.steps if s.operator == "generalize" and s.description.startswith("split"))
+    mix = trace.result.mix
+
+    # Section 3
+    db = Database(Entry(0, expert_program(), 1.0, None, None, "the expert", 0), n_islands=2, capacity=6)
+    log = []
+    for s in [s for s in trace.steps if s.status == "ok"][:9]:
+        log.append((s.step, db.add(Entry(s.step, s.program, s.score, None, s.parent_id, s.description, s.step), 0)))
+    refused = [step for step, kept in log if not kept]
+    copy_refused = not db.add(Entry(999, db.islands[0][0].program, 2.0, None, None, "a copy", 999), 0)
+    before = [list(island) for island in db.islands]
+    db.migrate()
+    moved = [e for e in db.islands[1] if all(e is not x for x in before[1])]
+    tournament = inspect.signature(database.Database).parameters["tournament"].default
+    shares = solutions.tournament_best_share()
+    defaults = inspect.signature(loop.evolve).parameters
+    n_islands, migrate_every = defaults["n_islands"].default, defaults["migrate_every"].default
+    n_insp = inspect.signature(database.Database.sample).parameters["n_inspirations"].default
+    per = defaults["capacity"].default // n_islands
+
+    # Section 4
+    every, ratio = evaluator_lib.CASCADE_EVERY, evaluator_lib.CASCADE_RATIO
+    stage1 = ctx.train[::every]
+    regimes = {r: sum(knowledge.regime(s.M) == r for s in stage1) for r in ("decode", "mid", "prefill")}
+    regimes_all = {r: sum(knowledge.regime(s.M) == r for s in ctx.train) for r in ("decode", "mid", "prefill")}
+    cut = [s for s in trace.steps if s.status == "cascade"]
+    first_cut = cut[0]
+    first_pass = next(s for s in trace.steps if s.status == "ok" and s.step > first_cut.step)
+    saved = sum(n - s.runs for s in cut)
+    statuses = trace.result.statuses
+    without = trace.result.bench_runs + saved
+    bars = [s.bar for s in trace.steps if s.bar is not None]
+    stage1_of = {0: 1.0, **{s.step: s.stage1 for s in trace.steps if s.status == "ok"}}
+    parent_below = [s for s in cut if stage1_of[s.parent_id] < s.bar]
+    same_as_parent = [s for s in cut if abs(s.stage1 - stage1_of[s.parent_id]) < 1e-12]
+    misses = solutions.cascade_misses()
+
+    # Section 5
+    view = prompt_view.prompt_at("full", 0, 100)
+    parts = dict(view.prompt.parts)
+    views = [prompt_view.prompt_at(v, 0, 100) for v in PROMPT_VARIANTS]
+    frame = loop_tables.prompt_frame(views)
+    lineage_steps = [s.step for s in ablations.run_one("full", 0, 1000).lineage]
+    study = ablations.ablation_study(["full", "no_feedback"])
+    med = {v: float(np.median([r.final for r in study.runs[v]])) for v in study.runs}
+    growth = solutions.prompt_growth()
+
+    P = {
+        # Section 1
+        "stuck": f"{int(stuck.sum())} of the {n} training shapes",
+        "stuck_share": _holds(weights[stuck].sum() / weights.sum() > 0.5,
+                              f"the {int(stuck.sum())} shapes with no known faster config get "
+                              f"{_p1(weights[stuck].sum() / weights.sum())} of the draws"),
+        "top": f"`{top}`, with the lowest `vs_best` ({targets.iloc[0]['vs_best']:.3f}), is drawn {_p1(targets.iloc[0]['weighted vs_best'])} of the time",
+        "roof_max": f"the closest is at {feedback.vs_roofline.max():.2f}",
+        "top_roof": _holds(targets["weighted vs_roofline"].idxmax() == top,
+                           f"under `fb_roofline` it is still the likeliest target but gets only "
+                           f"{_p1(targets.loc[top, 'weighted vs_roofline'])}"),
+        "uniform": f"under `no_feedback` every shape gets 1 in {n} ({_p1(1 / n)})",
+        "worst3": f"under `fb_worst3` the three lowest get a third each and the other {n - 3} nothing",
+        "each_stuck": _holds(bool(np.allclose(weights[stuck], 0.05)),
+                             f"each stuck shape keeps a weight of `0.05`, {_p1(0.05 / weights.sum())} of the draws"),
+        "measured": f"{_p1(measured_top)} of 20,000 draws",
+        # Section 2
+        "fields": _holds(set(small["fields changed"]) == {1},
+                         f"{full['fields changed'].mean():.2f} fields on average with kernel knowledge, exactly one "
+                         f"without"),
+        "faster_there": f"{_p1(full['faster there'].mean())} of the knowledgeable proposals run faster on their "
+                        f"target than the parent does, {_p1(small['faster there'].mean())} of the single-field ones",
+        "launch": f"{_p1(1 - full['can launch'].mean())} and {_p1(1 - small['can launch'].mean())} of them cannot "
+                  f"launch",
+        "adopt_parent": _holds(0.4 < could["adopted"].mean() < 0.6 and full["adopted"].mean() < 0.5, f"{_p1(full['adopted'].mean())} of all proposals, {_p1(could['adopted'].mean())} of the "
+                        f"{len(could)} that could adopt"),
+        "known": f"a faster config is known for the target in {_p1(full['faster config known'].mean())} of the "
+                 f"proposals",
+        "adopt_run": _holds(0.4 < run_could["adopted"].mean() < 0.6, f"{_p1(steps['adopted'].mean())} of the run's proposals adopt, {_p1(run_could['adopted'].mean())} "
+                     f"of the {len(run_could)} that could"),
+        "gen_launch": _holds(by_op["generalize"] < min(by_op["retune"], by_op["specialize"]),
+                             f"only {_p1(by_op['generalize'])} of the generalizing edits can launch, against "
+                             f"{_p1(by_op['retune'])} of the retunes and {_p1(by_op['specialize'])} of the new rules"),
+        "gen_run": _holds(bad["generalize"] > 2 * max(bad["retune"], bad["specialize"]),
+                          f"{counts.loc['generalize', 'bad branch']} of the run's {per_op['generalize']} generalizing edits "
+                          f"({_p1(bad['generalize'])}) fail the branch check, against {_p1(bad['retune'])} of the "
+                          f"retunes and {_p1(bad['specialize'])} of the new rules"),
+        "borrow": _holds(counts.loc["borrow", "bad branch"] == 0,
+                         f"the {per_op['borrow']} borrowed rules never fail the branch check and "
+                         f"{_p1(beat['borrow'])} of them beat their parent"),
+        "borrow_others": _holds(beat["borrow"] > 3 * beat.drop("borrow").max(),
+                                f"at most {_p1(beat.drop('borrow').max())} for the other kinds"),
+        "mix": f"borrowing's share of the proposals asked for rises from {FIXED_MIX['borrow']:.0%} to "
+               f"{mix['borrow']:.0%} by the end of the run",
+        "example_step": f"proposal {example.step}",
+        # Section 3
+        "db_log": _holds(log[:2] == [(log[0][0], True), (log[1][0], True)] and len(refused) == 3,
+                         f"{len(refused)} programs that score below the island's worst are refused"),
+        "copy": _holds(copy_refused, "The same program again is refused, even with a better score"),
+        "migrate": _holds(len(moved) == 1 and len(db.islands[0]) == 3,
+                          f"`island 0`'s best (`#{moved[0].id}`) is copied into `island 1`"),
+        "tournament": f"draws {tournament} programs of the island with replacement",
+        "best_share": _holds(inspect.signature(solutions.tournament_best_share).parameters["island"].default == per,
+                             f"on a full island of {per} the best is the parent "
+                             f"{_p1(shares.loc[tournament, 'formula'])} of the time"),
+        "insp": f"the {n_insp - 1} best programs of the island other than the parent, and the best program of one of the "
+                f"other {n_islands - 1} islands (drawn at random)",
+        "ring": f"every {migrate_every} proposals island *i*'s best is offered to island *i* + 1",
+        "hops": f"{n_islands - 1} migrations",
+        "insp_chance": f"one of the other {n_islands - 1} islands (drawn at random)",
+        # Section 4
+        "stage1": f"every {every}th training shape, {len(stage1)} of the {n}",
+        "bar_rule": f"at least {ratio} times the best stage-1 score seen so far",
+        "rest": f"only then are the other {n - len(stage1)} shapes run",
+        "regimes": f"{regimes['decode']} decode, {regimes['mid']} mid and {regimes['prefill']} prefill shapes, in the "
+                   f"proportions of all {n} ({regimes_all['decode']}, {regimes_all['mid']} and "
+                   f"{regimes_all['prefill']})",
+        "bar_range": _holds(bars == sorted(bars), f"from {bars[0]:.3f} to {bars[-1]:.3f}"),
+        "first_cut": f"Proposal {first_cut.step} scores {first_cut.stage1:.3f} on stage one against a bar of "
+                     f"{first_cut.bar:.3f}",
+        "first_pass": f"Proposal {first_pass.step} scores {first_pass.stage1:.3f} against {first_pass.bar:.3f}",
+        "counts": f"{statuses['cascade']} of the {trace.budget} proposals were cut after stage one, "
+                  f"{statuses['bad branch']} were rejected by the branch check and {statuses['ok']} ran on every shape",
+        "saved": f"{saved:,} kernel runs saved ({statuses['cascade']} × {n - len(stage1)})",
+        "spent": f"it spent {trace.result.bench_runs:,} runs instead of {without:,}: "
+                 f"{saved / without:.1%} fewer",
+        "branch_saved": f"{statuses['bad branch']} × {n} = {statuses['bad branch'] * n:,} runs",
+        "cut_share": _holds(0.2 < statuses["cascade"] / trace.budget < 0.3,
+                            f"{statuses['cascade'] / trace.budget:.0%} of the proposals"),
+        "t4_parent": f"{len(parent_below)} of the {len(cut)} cut children had a parent whose own stage-1 score was "
+                     f"already below the bar",
+        "t4_same": f"{len(same_as_parent)} of them scored exactly their parent's stage-1 score",
+        # Section 5
+        "prompt_size": f"{view.chars:,} characters, about {view.tokens:,} tokens by the pack's estimate",
+        "feedback_share": f"the feedback table is the largest part, {len(parts['feedback']):,} characters "
+                          f"({len(parts['feedback']) / view.chars:.0%})",
+        "child": f"parent {view.parent_score:.3f}, child {view.child_score:.3f}",
+        "lineage": _holds(view.step in lineage_steps, "one of the lineage's steps in notebook 04"),
+        "nofb": _holds(frame.loc["no_feedback", "feedback"] == 0 and frame.loc["small_llm", "knowledge"] == 0
+                       and frame.loc["no_borrow", "inspirations"] == 0,
+                       f"`no_feedback`'s prompt has no table and is {frame.loc['no_feedback', 'characters']:,} "
+                       f"characters long against {frame.loc['full', 'characters']:,}"),
+        "worst3_table": f"`fb_worst3`'s table has three rows ({frame.loc['fb_worst3', 'feedback']:,} characters)",
+        "t5_result": f"`no_feedback` ends at {_f3(med['no_feedback'])} against {_f3(med['full'])} for `full`",
+        "growth": f"from {growth.iloc[0]['characters']:,} characters at the first proposal to "
+                  f"{growth.iloc[-1]['characters']:,} at the last",
+        # exercises
+        "e1": _holds(bool(np.allclose(shares["measured"], shares["formula"], atol=0.01)),
+                     "the measured shares agree with the formula within one percentage point"),
+        "e1_values": ", ".join(f"{shares.loc[k, 'formula']:.1%}" for k in shares.index[:-1])
+        + f" and {shares.iloc[-1]['formula']:.1%} for tournaments of " + ", ".join(map(str, shares.index[:-1]))
+        + f" and {shares.index[-1]}",
+        "e2": f"the cascade cut {misses['cut']} programs and saved {misses['runs saved']:,} kernel runs",
+        "e2_beat": _holds(misses["would beat the best so far"] == 0,
+                          f"{misses['would beat their parent']} of them would have beaten their parent, none the "
+                          f"best score so far"),
+        "e2_best": f"the best of them would have scored {misses['best of them']:.3f}",
+        "e3": f"{growth.loc[1, 'tokens (est.)']:,} estimated tokens at proposal 1, "
+              f"{growth.loc[10, 'tokens (est.)']:,} at 10, {growth.loc[100, 'tokens (est.)']:,} at 100 and "
+              f"{growth.loc[1000, 'tokens (est.)']:,} at 1000",
+        "e3_parts": _holds(growth["feedback"].iloc[-1] - growth["feedback"].iloc[0]
+                           < growth["parent"].iloc[-1] - growth["parent"].iloc[0]
+                           < growth["inspirations"].iloc[-1] - growth["inspirations"].iloc[0],
+                           f"the parent grows from {growth.iloc[0]['parent branches']} branches to "
+                           f"{growth.iloc[-1]['parent branches']},"),
+        "e3_insp": f"the inspirations from {growth.iloc[0]['inspirations']:,} characters to "
+                   f"{growth.iloc[-1]['inspirations']:,}",
+        # glossary
+        "g_tournament": f"draw {tournament} programs of an island with replacement, keep the best",
+    }
+    return P
+
+
+def quotes() -> list[str]:
+    return list(phrases().values())
