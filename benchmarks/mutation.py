@@ -106,8 +106,11 @@ def describe(path: str, mutant: str) -> dict:
         else:
             old_line += 1
     text = (ROOT / path).read_text()
-    first, last = _function_span(text, mutant)
     lines = text.splitlines()
+    try:
+        first, last = _function_span(text, mutant)
+    except StopIteration:  # the function has moved since the run (mutants/ is older than the source): whole file
+        first, last = 1, len(lines)
     guess = first + (rel or 1) - 1
     found = [i for i in range(first, last + 1) if before and lines[i - 1].strip() == before[0]]
     line = min(found, key=lambda i: abs(i - guess)) if found else guess
