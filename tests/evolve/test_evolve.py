@@ -102,10 +102,23 @@ def test_initial_program_is_the_expert_by_default_or_the_one_given():
         return next(e for e in out.db.entries() if e.id == 0)
 
     assert root(run(10)).program == expert_program()
-    prefill_only = Program((), expert_program().default)  # scores ~0.6: the cascade's first bar would cut it
-    out = run(10, initial=prefill_only, cascade=False)
+    prefill_only = Program((), expert_program().default)  # scores ~0.6, below the expert's cascade bar of 0.95
     c = context()
-    assert root(out).program == prefill_only and root(out).score == geomean_speedup(prefill_only, c.train, c.table)
+    for cascade in (False, True):  # the root is evaluated in full either way: a search needs its score
+        out = run(10, initial=prefill_only, cascade=cascade)
+        assert root(out).program == prefill_only
+        assert root(out).score == geomean_speedup(prefill_only, c.train, c.table)
+
+
+def test_a_weak_initial_program_sets_the_cascade_bar_so_its_children_are_not_all_cut():
+    """The bar is 0.95 x the best stage-1 score seen in this search, starting from the root's (not the expert's)."""
+    c = context()
+    weak = Program((), expert_program().default)
+    ev = Evaluator(c.train, c.table, cascade=True)
+    assert ev.evaluate(weak).status == "cascade"  # a lone evaluation is measured against the expert's bar of 1.0
+    out = evolve(Evaluator(c.train, c.table, cascade=True), 100, seed=0, initial=weak)
+    assert out.statuses["ok"] > 0 and out.statuses["cascade"] > 0  # the cascade still cuts, not everything
+    assert out.best[1] > next(e for e in out.db.entries() if e.id == 0).score
 
 
 def test_the_seed_drivers_code_runs_against_toyhw():

@@ -143,6 +143,16 @@ class Evaluator:
             self.best_time[where] = times[better]
             self.best_index[where] = idx[where]
 
+    def evaluate_root(self, program: Program) -> EvalResult:
+        """Evaluate a search's initial program in full and let its stage-1 score set the cascade's bar.
+
+        A search cannot start without its root's score, and the bar is the best stage-1 score *seen in this search*:
+        a root weaker than the expert (stage-1 score below 0.95) would otherwise be cut by the expert's bar of 1.0.
+        For the expert as root (stage-1 score 1.0) this changes nothing.
+        """
+        self._best_stage1 = 0.0  # nothing seen yet: any stage-1 score passes, and the root's becomes the bar
+        return self.evaluate(program)
+
     def evaluate(self, program: Optional[Program]) -> EvalResult:
         """Return the program's score and per-shape times, or the reason it was rejected (and count the runs).
 

@@ -141,7 +141,7 @@ def evolve(evaluator: Evaluator, budget: int, seed: int = 0, llm: Optional[Propo
     llm = llm if llm is not None else MockLLM()
     rng = random.Random(seed)
     program = initial if initial is not None else expert_program()
-    first = evaluator.evaluate(program)
+    first = evaluator.evaluate_root(program)
     if first.score is None:
         raise ValueError(f"the initial program was rejected by the evaluator ({first.status})")
     root = Entry(0, program, first.score, first.times, None, "initial program", 0, evaluator.has_bad_branch(program))
