@@ -1,6 +1,6 @@
 """The pack's benchmark in one run, side by side; prints a Markdown table and writes it to benchmarks/RESULTS.md.
 
-Run: .venv/bin/python benchmarks/run.py [--no-notebooks]
+Run: .venv/bin/python benchmarks/run.py [--no-notebooks]   (replaces the top of RESULTS.md; its `## ` sections stay)
 
 Measures: the seed-000 table (toyhw vs the seed script in ../shared/seeds/, as a ratio) and fast_p widget redraws
 (bench_fastp.py), the GEMM time table (bench_gemm.py), one evolve run of 1000 programs (bench_ablations.py), the full
@@ -23,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import results_md  # benchmarks/ is on sys.path when a script here runs; it imports nothing heavy
 
 # The other benchmark scripts (and through them matplotlib and the widget panels) are imported where measured, not
 # here: the fresh child processes must pay only for what a real run of their work imports.
@@ -215,7 +217,7 @@ def main(argv: list[str]) -> int:
         return 0
     text = report(not args.no_notebooks)
     print(text)
-    RESULTS.write_text(text)
+    results_md.replace_preamble(RESULTS, text)  # the sections other scripts wrote (## ...) stay
     return 0
 
 
