@@ -36,6 +36,7 @@ _rendered).
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import dataclasses
 import datetime
@@ -123,7 +124,8 @@ _INSTRUMENT = """(() => {
     read() {
       if (s.obs) s.obs.disconnect();
       s.armed = false;
-      return {event: s.event, first_ms: s.first - s.t0, complete_ms: s.painted - s.t0, batches: s.batches};
+      return {event: s.event, first_ms: s.first - s.t0, complete_ms: s.painted - s.t0, batches: s.batches,
+              t0_epoch: performance.timeOrigin + s.t0};
     },
   };
 })();"""
@@ -144,26 +146,27 @@ _SLIDER = """(el) => {
 
 
 # Run in the notebook's kernel after its cells: time every comm_msg the kernel handles (a control's new value arrives
-# as one); `_toyhw_bench_take()` returns the milliseconds since the last call and starts afresh.
+# as one). `_toyhw_bench_take()` returns [milliseconds handling them, wall-clock ms (epoch) when the first began] since
+# the last call, and starts afresh. The page's clock is the same machine's, so input -> kernel can be told apart.
 _KERNEL_HOOK = """
 def _toyhw_bench_install():
     import time
     kernel = get_ipython().kernel
     handle = kernel.shell_handlers["comm_msg"]
-    seconds = []
+    spans = []
 
     def timed(*args, **kwargs):
-        start = time.perf_counter()
+        wall, start = time.time(), time.perf_counter()
         try:
             return handle(*args, **kwargs)
         finally:
-            seconds.append(time.perf_counter() - start)
+            spans.append((wall, time.perf_counter() - start))
 
     kernel.shell_handlers["comm_msg"] = timed
 
     def take():
-        taken = round(sum(seconds) * 1e3, 2)
-        seconds.clear()
+        taken = [round(sum(s for _, s in spans) * 1e3, 2), spans[0][0] * 1e3 if spans else None]
+        spans.clear()
         return taken
     return take
 
@@ -182,9 +185,13 @@ _KERNEL_EXEC = """async ([code, expression]) => {
 }"""
 
 
-def kernel_ms(page) -> float:
-    """Return the milliseconds the kernel spent on comm messages since the last call (and start counting afresh)."""
-    return float(page.evaluate(_KERNEL_EXEC, ["", "_toyhw_bench_take()"]))
+def kernel_time(page) -> tuple[float, Optional[float]]:
+    """Return (ms the kernel spent on comm messages, epoch ms the first began) since the last call; count afresh."""
+    shown = page.evaluate(_KERNEL_EXEC, ["", "_toyhw_bench_take()"])
+    if shown.startswith("error"):
+        raise RuntimeError(f"reading the kernel's timings failed: {shown}")
+    spent, began = ast.literal_eval(shown)  # the repr of [float, float or None]
+    return spent, began
 
 
 @dataclasses.dataclass(frozen=True)
@@ -200,6 +207,7 @@ class Timing:
         first_ms: input event -> first mutation of the panel's output.
         complete_ms: input event -> last mutation decoded and drawn (kernel idle, output quiet).
         kernel_ms: time the kernel spent handling the move's comm messages (callback, figure, widget messages).
+        to_kernel_ms: input event -> the kernel starts handling the move (wall clocks of page and kernel, one machine).
         error: an error the panel showed after the move ("" when none).
     """
 
@@ -211,6 +219,7 @@ class Timing:
     first_ms: float
     complete_ms: float
     kernel_ms: float
+    to_kernel_ms: float
     error: str = ""
 
 
@@ -337,22 +346,24 @@ def measure_page(page, notebook: str, repeats: int) -> list[Timing]:
             what = f'{control["kind"]} {control["label"]!r}'
             for k in range(repeats):
                 dispatch = prepare_move(page, loc, control["kind"], k)
-                kernel_ms(page)  # starts the kernel's count afresh
+                kernel_time(page)  # starts the kernel's count afresh
                 panel_loc.evaluate("el => window.toyhwBench.arm(el)")
                 move = dispatch()
                 page.wait_for_function(f"() => window.toyhwBench.complete({QUIET_MS})", polling=50,
                                        timeout=MOVE_TIMEOUT_MS)
                 got = page.evaluate("() => window.toyhwBench.read()")
-                in_kernel = kernel_ms(page)
+                in_kernel, began = kernel_time(page)
+                to_kernel = round(began - got["t0_epoch"], 1) if began is not None else float("nan")
                 text = panel_loc.evaluate("el => Array.from(el.querySelectorAll("
                                           "'.widget-output, .widget-html, .widget-htmlmath')).map(e => e.innerText)"
                                           ".join('\\n')")
                 errors = [m.group(0).strip() for m in widget_driver.ERROR_LINE.finditer(text)]
                 timings.append(Timing(notebook, name, what, move, got["event"], round(got["first_ms"], 1),
-                                      round(got["complete_ms"], 1), in_kernel, "; ".join(errors)))
+                                      round(got["complete_ms"], 1), in_kernel, to_kernel, "; ".join(errors)))
                 shown = f"  ERROR {errors[0]}" if errors else ""
                 print(f"  [{name}] {what} {move}: first change {got['first_ms']:.0f} ms, complete "
-                      f"{got['complete_ms']:.0f} ms, kernel {in_kernel:.0f} ms{shown}", flush=True)
+                      f"{got['complete_ms']:.0f} ms, kernel {in_kernel:.0f} ms (from {to_kernel:.0f} ms){shown}",
+                      flush=True)
     return timings
 
 
@@ -386,11 +397,12 @@ def _group(timings: list[Timing], key: Callable[[Timing], object]) -> dict[objec
 
 
 def _row(moves: list[Timing], base: float) -> tuple[float, float, str]:
-    """Return (median, worst, the columns median ms .. kernel median ms) of a group of moves."""
+    """Return (median, worst, the columns from median ms to kernel median ms) of a group of moves."""
     first = [t.first_ms for t in moves]
     med, worst = _median(first), max(first)
-    return med, worst, (f"{med:.0f} | {worst:.0f} | {med / base:.1f} | {worst / base:.1f} | "
-                        f"{_median([t.complete_ms for t in moves]):.0f} | {_median([t.kernel_ms for t in moves]):.0f}")
+    return med, worst, " | ".join([f"{med:.0f}", f"{worst:.0f}", f"{med / base:.1f}", f"{worst / base:.1f}",
+                                    *(f"{_median([getattr(t, k) for t in moves]):.0f}"
+                                      for k in ("complete_ms", "to_kernel_ms", "kernel_ms"))])
 
 
 def report(timings: list[Timing], baseline_blocks: list[list[Timing]], failures: dict[str, list[str]],
@@ -398,21 +410,29 @@ def report(timings: list[Timing], baseline_blocks: list[list[Timing]], failures:
     """Return the section's Markdown: the trivial slider, one row per notebook, the worst controls, every control."""
     trivial = [t for block in baseline_blocks for t in block]
     base = _median([t.first_ms for t in trivial])
-    columns = "median ms | worst ms | median x | worst x | complete median ms | kernel median ms"
+    columns = "median ms | worst ms | median x | worst x | complete median ms | input -> kernel ms | kernel ms"
+    blocks = [_median([t.first_ms for t in b]) for b in baseline_blocks]
+    to_kernel, in_kernel = _median([t.to_kernel_ms for t in trivial]), _median([t.kernel_ms for t in trivial])
     lines = header + [
         "",
         f"**Trivial slider** (IntSlider -> HTML label, the Jupyter round trip): median **{base:.0f} ms**, worst "
         f"{max(t.first_ms for t in trivial):.0f} ms over {len(trivial)} moves; complete (decoded and drawn) median "
-        f"{_median([t.complete_ms for t in trivial]):.0f} ms; in the kernel "
-        f"{_median([t.kernel_ms for t in trivial]):.1f} ms. Median of each block of {repeats} moves, in run order: "
-        + ", ".join(f"{_median([t.first_ms for t in b]):.0f}" for b in baseline_blocks) + " ms.",
+        f"{_median([t.complete_ms for t in trivial]):.0f} ms; of the median, input -> kernel {to_kernel:.0f} ms, "
+        f"in the kernel {in_kernel:.1f} ms, kernel -> page about {base - to_kernel - in_kernel:.0f} ms. Median of each "
+        f"block of {repeats} moves, in run order: " + ", ".join(f"{b:.0f}" for b in blocks) + " ms."
+        + (f" **The baseline drifted ({min(blocks):.0f} to {max(blocks):.0f} ms): the machine's load changed during "
+           "the run, so the ratios are less comparable than usual; the trivial round trip suffers more from a busy "
+           "machine (several process wake-ups) than the panels' compute does.**"
+           if max(blocks) > 1.5 * min(blocks) else ""),
         "",
         f"Latency = input event -> first change of the panel's output; x = that / the trivial slider's median; "
-        "complete = until the last change is decoded and drawn; kernel = time the kernel spent handling the move. "
-        f"Targets of the issue: a notebook's median move <= {TARGET_MEDIAN:g}x, its worst move <= {TARGET_WORST:g}x.",
+        "complete = until the last change is decoded and drawn; input -> kernel = until the kernel starts on the "
+        "move (the page's and the kernel's wall clocks); kernel = time the kernel spent handling the move (callback, "
+        f"figure, widget messages). Targets of the issue: a notebook's median move <= {TARGET_MEDIAN:g}x, its worst "
+        f"move <= {TARGET_WORST:g}x.",
         "",
         f"| notebook | moves | {columns} | targets |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "|---" * 10 + "|",
     ]
     for notebook, moves in _group(timings, lambda t: t.notebook).items():
         med, worst, cells = _row(moves, base)
@@ -423,12 +443,12 @@ def report(timings: list[Timing], baseline_blocks: list[list[Timing]], failures:
         lines.append(f"| {notebook} | {len(moves)} | {cells} | {verdict}"
                      f"{f'; {errors} moves showed an error' if errors else ''} |")
     for notebook, problems in failures.items():
-        lines.append(f"| {notebook} | 0 | | | | | | | NOT MEASURED: {problems[0][:200]} |")
+        lines.append(f"| {notebook} | 0 | | | | | | | | NOT MEASURED: {problems[0][:200]} |")
     controls = _group(timings, lambda t: (t.notebook, t.panel, t.control))
     lines += ["", "### Per panel and control", "",
               f"Each control moved {repeats} times, slowest median first; **>{TARGET_MEDIAN:g}x** marks a median over "
               f"the median target, **>{TARGET_WORST:g}x** a move over the worst-move target.", "",
-              f"| notebook | panel | control | {columns} | moves: ms |", "|---|---|---|---|---|---|---|---|---|---|"]
+              f"| notebook | panel | control | {columns} | moves: ms |", "|---" * 11 + "|"]
     for (notebook, panel, control), moves in sorted(controls.items(),
                                                     key=lambda kv: -_median([t.first_ms for t in kv[1]])):
         med, worst, cells = _row(moves, base)
