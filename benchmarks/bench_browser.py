@@ -459,8 +459,9 @@ def report(timings: list[Timing], baseline_blocks: list[list[Timing]], failures:
     return "\n".join(lines) + "\n"
 
 
-def machine_header(label: Optional[str], argv: list[str], chromium: str, load: tuple[float, float, float]) -> list[str]:
-    """Return the lines that say how, where and when the figures were taken."""
+def machine_header(label: Optional[str], argv: list[str], chromium: str, load: tuple[float, float, float],
+                   started: datetime.datetime) -> list[str]:
+    """Return the lines that say how, where and when (`started`, with the `load` then) the figures were taken."""
     import ipywidgets
     import jupyterlab
 
@@ -469,11 +470,11 @@ def machine_header(label: Optional[str], argv: list[str], chromium: str, load: t
         cpu = next((line.split(":", 1)[1].strip() for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines()
                     if line.startswith("model name")), cpu)
     cores = len(os.sched_getaffinity(0))
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    now = started.strftime("%Y-%m-%d %H:%M UTC")
     command = " ".join([".venv/bin/python benchmarks/bench_browser.py", *argv])
     return [f"Command: `{command}`" + (f" (label: {label})" if label else ""), "",
             f"Machine: {cpu}, {cores} cores usable, load average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} "
-            f"(1 / 5 / 15 min) at the start; {now}; Chromium {chromium} (headless), JupyterLab "
+            f"(1 / 5 / 15 min) at the start, {now}; Chromium {chromium} (headless), JupyterLab "
             f"{jupyterlab.__version__}, ipywidgets {ipywidgets.__version__}, Python {sys.version.split()[0]}."]
 
 
@@ -486,7 +487,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--out", type=pathlib.Path, default=HERE / "RESULTS.md", help="Markdown file to write into")
     parser.add_argument("--raw", type=pathlib.Path, help="also write every move's timing to this JSON file")
     args = parser.parse_args(argv)
-    load = os.getloadavg()
+    load, started = os.getloadavg(), datetime.datetime.now(datetime.timezone.utc)
     why = lab._why_no_browser()
     if why:
         print(f"cannot run: {why}", file=sys.stderr)
@@ -535,7 +536,7 @@ def main(argv: list[str]) -> int:
         finally:
             chromium = browser.version
             browser.close()
-    header = machine_header(args.label or None, argv, chromium, load)
+    header = machine_header(args.label or None, argv, chromium, load, started)
     header.append(f"The run took {time.monotonic() - start:.0f} s; load average {os.getloadavg()[0]:.2f} (1 min) at "
                   "its end.")
     text = report(timings, blocks, failures, header, args.repeats)

@@ -433,7 +433,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--out", type=pathlib.Path, default=HERE / "RESULTS.md", help="Markdown file to write into")
     parser.add_argument("--cprofile", type=pathlib.Path, help="also write a cProfile file per panel into this folder")
     args = parser.parse_args(argv)
-    load = os.getloadavg()
+    load, started = os.getloadavg(), time.gmtime()
     wanted = [p.strip() for p in args.panels.split(",") if p.strip()]
     cases = [c for c in CASES if not wanted or c.notebook in wanted]
     probe = Probe()
@@ -455,7 +455,7 @@ def main(argv: list[str]) -> int:
     header = [f"Command: `{' '.join(['.venv/bin/python benchmarks/profile_panels.py', *argv])}`", "",
               f"Machine: {cores} cores usable, load average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} (1 / 5 / 15 "
               f"min) at the start, {os.getloadavg()[0]:.2f} (1 min) at the end; "
-              f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; matplotlib {matplotlib.__version__} (Agg), "
+              f"{time.strftime('%Y-%m-%d %H:%M UTC', started)} (start); matplotlib {matplotlib.__version__} (Agg), "
               f"PNG at the panels' DPI {common.DPI}; the run took {time.perf_counter() - start:.0f} s."]
     text = report(results, header)
     print(text)
