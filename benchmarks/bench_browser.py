@@ -1,7 +1,7 @@
 """Browser latency of every widget control: from the input event to the panel's output having changed, in JupyterLab.
 
 Run: .venv/bin/python benchmarks/bench_browser.py [--notebooks 02,04] [--repeats 5] [--label before]
-                                                   [--out benchmarks/RESULTS.md] [--raw moves.json]
+                                                   [--out benchmarks/RESULTS.md] [--raw moves.json] [--tcp-nodelay]
 
 What it does: starts JupyterLab on a free port of 127.0.0.1 with a random token over a throwaway copy of notebooks/
 (plus a tiny notebook it writes there: an IntSlider whose observer sets an HTML label, the Jupyter round-trip
@@ -239,11 +239,17 @@ widgets.VBox([slider, label])'''
 
 
 @contextlib.contextmanager
-def jupyterlab(base: pathlib.Path, token: str) -> Iterator["lab.Server"]:
-    """Run JupyterLab as the browser tests do (throwaway copy, isolated Jupyter folders), but with `token` required."""
+def jupyterlab(base: pathlib.Path, token: str, tcp_nodelay: bool = False) -> Iterator["lab.Server"]:
+    """Run JupyterLab as the browser tests do (throwaway copy, isolated Jupyter folders), but with `token` required.
+
+    `tcp_nodelay` is a diagnosis, not how `make lab` runs: see NODELAY_CONFIG.
+    """
     import nbformat
 
     root = lab._throwaway_root(base)
+    if tcp_nodelay:
+        (base / "config").mkdir(parents=True, exist_ok=True)  # JUPYTER_CONFIG_DIR of the isolated server
+        (base / "config" / "jupyter_server_config.py").write_text(NODELAY_CONFIG)
     nbformat.write(nbformat.from_dict(trivial_notebook()), root / "notebooks" / TRIVIAL_NOTEBOOK)
     port = lab._free_port()
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
@@ -254,6 +260,26 @@ def jupyterlab(base: pathlib.Path, token: str) -> Iterator["lab.Server"]:
     with contextlib.contextmanager(lab._serve)(cmd, base, root, port, f"/api/status?token={token}",
                                               base / "jupyterlab.log") as server:
         yield server
+
+
+# Tornado leaves Nagle's algorithm on for websockets unless told (WebSocketHandler.set_nodelay) and jupyter_server does
+# not tell it: a small message written while an earlier one is unacknowledged waits for the browser's delayed ACK
+# (40 ms on Linux). Measured here: about half of the trivial slider's round trips take ~50 ms instead of ~15 ms.
+# `--tcp-nodelay` loads this server config, which sets TCP_NODELAY on every websocket before its first write.
+NODELAY_CONFIG = """import tornado.websocket
+
+_write_message = tornado.websocket.WebSocketProtocol13.write_message
+
+
+def _write_message_nodelay(self, message, binary=False):
+    if not getattr(self, "_toyhw_nodelay", False) and self.stream is not None:
+        self.stream.set_nodelay(True)
+        self._toyhw_nodelay = True
+    return _write_message(self, message, binary)
+
+
+tornado.websocket.WebSocketProtocol13.write_message = _write_message_nodelay
+"""
 
 
 def open_and_run(page, server, name: str) -> list[str]:
@@ -420,9 +446,10 @@ def report(timings: list[Timing], baseline_blocks: list[list[Timing]], failures:
         f"{_median([t.complete_ms for t in trivial]):.0f} ms; of the median, input -> kernel {to_kernel:.0f} ms, "
         f"in the kernel {in_kernel:.1f} ms, kernel -> page about {base - to_kernel - in_kernel:.0f} ms. Median of each "
         f"block of {repeats} moves, in run order: " + ", ".join(f"{b:.0f}" for b in blocks) + " ms."
-        + (f" **The baseline drifted ({min(blocks):.0f} to {max(blocks):.0f} ms): the machine's load changed during "
-           "the run, so the ratios are less comparable than usual; the trivial round trip suffers more from a busy "
-           "machine (several process wake-ups) than the panels' compute does.**"
+        + (f" **The baseline differs between blocks ({min(blocks):.0f} to {max(blocks):.0f} ms).** Each block is a "
+           "fresh notebook session. Without `--tcp-nodelay` about half of the small-message round trips stall ~40 ms "
+           "(Nagle's algorithm on JupyterLab's websocket), by session more than by move; a busy machine adds to "
+           "that. The ratios move with the baseline: compare the absolute and kernel ms too."
            if max(blocks) > 1.5 * min(blocks) else ""),
         "",
         f"Latency = input event -> first change of the panel's output; x = that / the trivial slider's median; "
@@ -486,6 +513,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--label", default="", help='names the section, e.g. "before" or "after"')
     parser.add_argument("--out", type=pathlib.Path, default=HERE / "RESULTS.md", help="Markdown file to write into")
     parser.add_argument("--raw", type=pathlib.Path, help="also write every move's timing to this JSON file")
+    parser.add_argument("--tcp-nodelay", action="store_true",
+                        help="diagnosis: JupyterLab with TCP_NODELAY on its websockets (not how `make lab` runs it)")
     args = parser.parse_args(argv)
     load, started = os.getloadavg(), datetime.datetime.now(datetime.timezone.utc)
     why = lab._why_no_browser()
@@ -509,7 +538,7 @@ def main(argv: list[str]) -> int:
         base = pathlib.Path(tmp)
         browser = pw.chromium.launch(executable_path=str(lab.CHROMIUM), args=lab.CHROMIUM_ARGS, headless=True)
         try:
-            with jupyterlab(base, token) as server:
+            with jupyterlab(base, token, args.tcp_nodelay) as server:
                 context = browser.new_context(viewport=lab.VIEWPORT)
                 context.set_default_timeout(30_000)
                 context.add_init_script(_INSTRUMENT)
@@ -538,7 +567,8 @@ def main(argv: list[str]) -> int:
             browser.close()
     header = machine_header(args.label or None, argv, chromium, load, started)
     header.append(f"The run took {time.monotonic() - start:.0f} s; load average {os.getloadavg()[0]:.2f} (1 min) at "
-                  "its end.")
+                  "its end." + (" JupyterLab ran with TCP_NODELAY on its websockets (`--tcp-nodelay`, a diagnosis: "
+                                "`make lab` does not)." if args.tcp_nodelay else ""))
     text = report(timings, blocks, failures, header, args.repeats)
     print(text)
     results_md.replace_section(args.out, SECTION + (f" — {args.label}" if args.label else ""), text)
