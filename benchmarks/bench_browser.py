@@ -28,10 +28,11 @@ Jupyter round trip and the browser's rendering.
 
 Reused from tests/browser (imported, not copied, so the benchmark serves and finds panels exactly as the browser tests
 do; they are private helpers of the tests: when tests/browser is restructured, move them into a plain module that both
-import): conftest.py's server helpers (_serve, _throwaway_root, _free_port, lab_settings, _root_flags, CHROMIUM,
-CHROMIUM_ARGS, VIEWPORT), widget_driver.py's panel and control finders (find_panels, _FIND_CONTROLS, ERROR_LINE,
-page_errors, has_widget_cells, notebooks) and test_lab.py's notebook runner (_OPENED, _KERNEL_IDLE, _run_all,
-_rendered).
+import): conftest.py's server helpers (_throwaway_root, _isolated_env, _wait_until_up, _stop, _free_port, lab_settings,
+_root_flags, _why_no_browser, CHROMIUM, CHROMIUM_ARGS, VIEWPORT; the ten lines that start the server are this file's
+own, to hand it a random token in its environment), widget_driver.py's panel and control finders (find_panels,
+_FIND_CONTROLS, ERROR_LINE, page_errors, has_widget_cells, notebooks) and test_lab.py's notebook runner (_OPENED,
+_KERNEL_IDLE, _run_all, _rendered).
 """
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ import pathlib
 import re
 import secrets
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -238,28 +240,44 @@ widgets.VBox([slider, label])'''
     return nb
 
 
+@dataclasses.dataclass(frozen=True)
+class LabServer:
+    """A running JupyterLab: its base URL (no trailing slash), the file holding its output, the token it asks for."""
+
+    url: str
+    log: pathlib.Path
+    token: str
+
+
 @contextlib.contextmanager
-def jupyterlab(base: pathlib.Path, token: str, tcp_nodelay: bool = False) -> Iterator["lab.Server"]:
-    """Run JupyterLab as the browser tests do (throwaway copy, isolated Jupyter folders), but with `token` required.
+def jupyterlab(base: pathlib.Path, tcp_nodelay: bool = False) -> Iterator[LabServer]:
+    """Run JupyterLab as the browser tests do (throwaway copy, isolated Jupyter folders, stopped with its kernels)
+    but asking for a random token, given in its environment: on a command line any user of the machine could read it.
 
     `tcp_nodelay` is a diagnosis, not how `make lab` runs: see NODELAY_CONFIG.
     """
     import nbformat
 
     root = lab._throwaway_root(base)
-    if tcp_nodelay:
-        (base / "config").mkdir(parents=True, exist_ok=True)  # JUPYTER_CONFIG_DIR of the isolated server
-        (base / "config" / "jupyter_server_config.py").write_text(NODELAY_CONFIG)
     nbformat.write(nbformat.from_dict(trivial_notebook()), root / "notebooks" / TRIVIAL_NOTEBOOK)
+    if tcp_nodelay:
+        (base / "config").mkdir(parents=True, exist_ok=True)  # the isolated server's JUPYTER_CONFIG_DIR
+        (base / "config" / "jupyter_server_config.py").write_text(NODELAY_CONFIG)
     port = lab._free_port()
+    server = LabServer(f"http://127.0.0.1:{port}", base / "jupyterlab.log", secrets.token_urlsafe(32))
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-           "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}", "--ServerApp.password=",
-           f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True",
-           f"--LabApp.app_settings_dir={lab.lab_settings(base)}", *lab._root_flags()]
-    # /api/status needs the token; _serve's readiness check appends this path to the URL as given.
-    with contextlib.contextmanager(lab._serve)(cmd, base, root, port, f"/api/status?token={token}",
-                                              base / "jupyterlab.log") as server:
+           "--ServerApp.port_retries=0", "--ServerApp.password=", f"--ServerApp.root_dir={root}",
+           "--LabApp.expose_app_in_browser=True", f"--LabApp.app_settings_dir={lab.lab_settings(base)}",
+           *lab._root_flags()]
+    env = {**lab._isolated_env(base), "JUPYTER_TOKEN": server.token}  # read by jupyter_server's identity provider
+    with open(server.log, "wb") as out:
+        proc = subprocess.Popen(cmd, cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        lab._wait_until_up(proc, f"{server.url}/api/status?token={server.token}", server.log)
         yield server
+    finally:
+        lab._stop(proc)  # the server's process group and every kernel it started
 
 
 # Tornado leaves Nagle's algorithm on for websockets unless told (WebSocketHandler.set_nodelay) and jupyter_server does
@@ -532,18 +550,17 @@ def main(argv: list[str]) -> int:
     timings: list[Timing] = []
     blocks: list[list[Timing]] = []
     failures: dict[str, list[str]] = {}
-    token = secrets.token_urlsafe(24)
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="toyhw-bench-") as tmp, sync_playwright() as pw:
         base = pathlib.Path(tmp)
         browser = pw.chromium.launch(executable_path=str(lab.CHROMIUM), args=lab.CHROMIUM_ARGS, headless=True)
         try:
-            with jupyterlab(base, token, args.tcp_nodelay) as server:
+            with jupyterlab(base, args.tcp_nodelay) as server:
                 context = browser.new_context(viewport=lab.VIEWPORT)
                 context.set_default_timeout(30_000)
                 context.add_init_script(_INSTRUMENT)
                 page = context.new_page()
-                page.goto(f"{server.url}/lab?token={token}")  # logs in: the cookie serves every later page
+                page.goto(f"{server.url}/lab?token={server.token}")  # logs in: the cookie serves later pages
                 try:
                     for name in [*chosen, None]:
                         print(f"{TRIVIAL_NOTEBOOK} (baseline)", flush=True)
