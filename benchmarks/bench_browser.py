@@ -47,6 +47,7 @@ import os
 import pathlib
 import re
 import secrets
+import shlex
 import statistics
 import subprocess
 import sys
@@ -516,7 +517,7 @@ def machine_header(label: Optional[str], argv: list[str], chromium: str, load: t
                     if line.startswith("model name")), cpu)
     cores = len(os.sched_getaffinity(0))
     now = started.strftime("%Y-%m-%d %H:%M UTC")
-    command = " ".join([".venv/bin/python benchmarks/bench_browser.py", *argv])
+    command = shlex.join([".venv/bin/python", "benchmarks/bench_browser.py", *argv])
     return [f"Command: `{command}`" + (f" (label: {label})" if label else ""), "",
             f"Machine: {cpu}, {cores} cores usable, load average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} "
             f"(1 / 5 / 15 min) at the start, {now}; Chromium {chromium} (headless), JupyterLab "

@@ -35,6 +35,7 @@ import io
 import math
 import os
 import pathlib
+import shlex
 import statistics
 import sys
 import time
@@ -452,7 +453,7 @@ def main(argv: list[str]) -> int:
                 f"{k} {v * 1e3:.0f}" for k, v in p.items()) + " ms", flush=True)
     probe.undo()
     cores = len(os.sched_getaffinity(0))
-    header = [f"Command: `{' '.join(['.venv/bin/python benchmarks/profile_panels.py', *argv])}`", "",
+    header = [f"Command: `{shlex.join(['.venv/bin/python', 'benchmarks/profile_panels.py', *argv])}`", "",
               f"Machine: {cores} cores usable, load average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} (1 / 5 / 15 "
               f"min) at the start, {os.getloadavg()[0]:.2f} (1 min) at the end; "
               f"{time.strftime('%Y-%m-%d %H:%M UTC', started)} (start); matplotlib {matplotlib.__version__} (Agg), "
