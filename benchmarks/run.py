@@ -1,6 +1,6 @@
 """The pack's benchmark in one run, side by side; prints a Markdown table and writes it to benchmarks/RESULTS.md.
 
-Run: .venv/bin/python benchmarks/run.py [--no-notebooks]
+Run: .venv/bin/python benchmarks/run.py [--no-notebooks]   (replaces the top of RESULTS.md; its `## ` sections stay)
 
 Measures: the seed-000 table (toyhw vs the seed script, as a ratio; its path from --seed-script PATH or the environment
 variable TOYHW_SEED_SCRIPT, else that row is skipped) and fast_p widget redraws
@@ -25,7 +25,8 @@ import sys
 import tempfile
 import time
 
-import seed_script  # benchmarks/ is on sys.path when a script here runs; it imports nothing heavy
+import results_md  # benchmarks/ is on sys.path when a script here runs; both import nothing heavy
+import seed_script
 
 # The other benchmark scripts (and through them matplotlib and the widget panels) are imported where measured, not
 # here: the fresh child processes must pay only for what a real run of their work imports.
@@ -219,7 +220,7 @@ def main(argv: list[str]) -> int:
         return 0
     text = report(not args.no_notebooks, seed_script.checked(parser, args.seed_script))
     print(text)
-    RESULTS.write_text(text)
+    results_md.replace_preamble(RESULTS, text)  # the sections other scripts wrote (## ...) stay
     return 0
 
 
