@@ -23,6 +23,7 @@ from toyhw import data, metrics
 from toyhw.evolve import (ablations, branch_check, proposal_trace, solutions as evolve_solutions, solutions_06_08 as s68, tables, targeting, variants)
 from toyhw.gemm import cost as gemm_cost, report as gemm_report, shapes as gemm_shapes, validate
 from toyhw.kernels import failures, knobs, solutions as kernel_solutions, study
+from prose.phrasing import holds as _holds, f2 as _f2, f3 as _f3, pct as _pct, value_range as _range, ordinal as _ordinal
 
 SEED, N = study.SEED_TASK_SEED, study.SEED_N_TASKS
 MODES = ["resample", "scalar", "explain", "suggest"]
@@ -60,34 +61,6 @@ PARAMETERS = [
     "44 training shapes",
     "p = 1.5",
 ]
-
-
-def _holds(condition: bool, phrase: str) -> str:
-    """Return `phrase` if the claim it makes holds for the computed values; fail loudly otherwise."""
-    if not condition:
-        raise AssertionError(f"the guide claims something the pack no longer computes: {phrase!r}")
-    return phrase
-
-
-def _f2(x: float) -> str:
-    return f"{x:.2f}"
-
-
-def _f3(x: float) -> str:
-    return f"{x:.3f}"
-
-
-def _pct(x: float) -> str:
-    return f"{x:.0%}"
-
-
-def _range(values, fmt=_pct) -> str:
-    return f"{fmt(min(values))}-{fmt(max(values))}"
-
-
-def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
-            9: "ninth", 10: "tenth", 11: "eleventh"}[n]
 
 
 # ----- the timing plan, read from the notebooks
@@ -168,7 +141,6 @@ def plan_rows(plan) -> list[str]:
         rows.append(f"| {clock}-{clock + minutes} | {number} | {what} | {minutes} |")
         clock += minutes
     return rows
-
 
 
 def plan_total(plan) -> int:
@@ -475,7 +447,6 @@ def phrases() -> dict[str, str]:
 
 def _source(fn) -> str:
     return inspect.getsource(fn)
-
 
 
 def quotes() -> list[str]:

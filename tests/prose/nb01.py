@@ -11,6 +11,7 @@ import numpy as np
 
 from toyhw import data, metrics
 from toyhw.kernels import failures, knobs, solutions, study, tables
+from prose.phrasing import holds as _holds
 
 SEED, N = study.SEED_TASK_SEED, study.SEED_N_TASKS
 SPREAD_SEEDS = tuple(1000 * k for k in range(10))
@@ -36,13 +37,6 @@ PARAMETERS = [
     "on one 200-task draw",
     "and nothing for the other 199",
 ]
-
-
-def _holds(condition: bool, phrase: str) -> str:
-    """Return `phrase` if the claim it makes holds for the computed values; fail loudly otherwise."""
-    if not condition:
-        raise AssertionError(f"the notebook claims something the pack no longer computes: {phrase!r}")
-    return phrase
 
 
 def _values(values) -> str:

@@ -14,6 +14,7 @@ import numpy as np
 
 from toyhw import data, metrics
 from toyhw.kernels import failures, knobs, optimize, solutions, study
+from prose.phrasing import holds as _holds, f3 as _f3
 
 SEED, N = study.SEED_TASK_SEED, study.SEED_N_TASKS
 MODES = ["resample", "scalar", "explain", "suggest"]
@@ -42,17 +43,6 @@ PARAMETERS = [
     "more than 1.5×?",
     "After 10 rounds it reaches",
 ]
-
-
-def _holds(condition: bool, phrase: str) -> str:
-    """Return `phrase` if the claim it makes holds for the computed values; fail loudly otherwise."""
-    if not condition:
-        raise AssertionError(f"the notebook claims something the pack no longer computes: {phrase!r}")
-    return phrase
-
-
-def _f3(x: float) -> str:
-    return f"{x:.3f}"
 
 
 def _my_proposer():

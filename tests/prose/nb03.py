@@ -17,6 +17,7 @@ from toyhw.gemm.config import GemmConfig
 from toyhw.gemm.gpu import get_gpu, gpu_names
 from toyhw.gemm.shapes import Shape
 from toyhw.gemm.time_table import shared_table
+from prose.phrasing import holds as _holds, pct as _pct
 
 PARAMETERS = [
     "split over 8 GPUs by tensor parallelism",           # Llama-3-70B at tensor-parallel 8: the lecture's layers
@@ -41,17 +42,6 @@ PARAMETERS = [
     "Triton issue #743",
     "Blackwell's 2-CTA MMA",                              # a name: the B200's two-SM tensor-core instruction
 ]
-
-
-def _holds(condition: bool, phrase: str) -> str:
-    """Return `phrase` if the claim it makes holds for the computed values; fail loudly otherwise."""
-    if not condition:
-        raise AssertionError(f"the notebook claims something the pack no longer computes: {phrase!r}")
-    return phrase
-
-
-def _pct(x: float, digits: int = 0) -> str:
-    return f"{x:.{digits}%}"
 
 
 def _by_id() -> dict[str, validate.Measurement]:

@@ -19,6 +19,7 @@ from toyhw.evolve.evaluator import geomean_speedup
 from toyhw.evolve.shape_times import ShapeTimes
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import expert_program, firing_rule
+from prose.phrasing import holds as _holds, f3 as _f3, pct as _pct, ordinal as _ordinal
 
 SHOWN = ["full", "fb_roofline", "no_feedback", "small_llm", "no_evolution"]
 
@@ -34,26 +35,6 @@ PARAMETERS = [
     "Take seed 0's best program",                             # the run Section 5 shows
     "The full method's best program on seed 0,",
 ]
-
-
-def _holds(condition: bool, phrase: str) -> str:
-    """Return `phrase` if the claim it makes holds for the computed values; fail loudly otherwise."""
-    if not condition:
-        raise AssertionError(f"the notebook claims something the pack no longer computes: {phrase!r}")
-    return phrase
-
-
-def _f3(x: float) -> str:
-    return f"{x:.3f}"
-
-
-def _pct(x: float) -> str:
-    return f"{x:.0%}"
-
-
-def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
-            9: "ninth", 10: "tenth", 11: "eleventh"}[n]
 
 
 @functools.lru_cache(maxsize=None)

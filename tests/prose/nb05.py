@@ -19,6 +19,7 @@ from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.llm import FIXED_MIX, Feedback, MockLLM
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import expert_program
+from prose.phrasing import holds as _holds, f3 as _f3, p1 as _p1
 
 PROMPT_VARIANTS = ["full", "fb_roofline", "fb_worst3", "no_feedback", "small_llm", "no_borrow", "no_full_file"]
 
@@ -37,21 +38,6 @@ PARAMETERS = [
     "the traced run of `full` (seed 0)",                                      # Exercise 2
     "with seed 0 at proposals 1, 10, 100 and 1000 —",                         # Exercise 3's steps
 ]
-
-
-def _holds(condition: bool, phrase: str) -> str:
-    """Return `phrase` if the claim it makes holds for the computed values; fail loudly otherwise."""
-    if not condition:
-        raise AssertionError(f"the notebook claims something the pack no longer computes: {phrase!r}")
-    return phrase
-
-
-def _f3(x: float) -> str:
-    return f"{x:.3f}"
-
-
-def _p1(x: float) -> str:
-    return f"{x:.1%}"
 
 
 @functools.lru_cache(maxsize=None)

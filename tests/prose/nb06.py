@@ -13,6 +13,7 @@ import numpy as np
 from toyhw.evolve import ablations, solutions_06_08 as solutions, targeting
 from toyhw.gemm import cost as gemm_cost
 from toyhw.gemm.time_table import shared_table
+from prose.phrasing import holds as _holds, pct as _pct, value_range as _range
 
 SEED, BUDGET = 0, 300
 SEEDS = ablations.SEEDS
@@ -33,21 +34,6 @@ PARAMETERS = [
     "If the LLM spends its next ten proposals on it",
     "the\nten proposals can only",
 ]
-
-
-def _holds(condition: bool, phrase: str) -> str:
-    """Return `phrase` if the claim it makes holds for the computed values; fail loudly otherwise."""
-    if not condition:
-        raise AssertionError(f"the notebook claims something the pack no longer computes: {phrase!r}")
-    return phrase
-
-
-def _pct(x: float) -> str:
-    return f"{x:.0%}"
-
-
-def _range(values) -> str:
-    return f"{_pct(min(values))}-{_pct(max(values))}"
 
 
 @functools.lru_cache(maxsize=None)

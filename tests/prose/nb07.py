@@ -15,6 +15,7 @@ from toyhw.evolve.simplify import simplify
 from toyhw.evolve.source import parse, static_check
 from toyhw.gemm import config as gemm_config, shapes as shapes_lib
 from toyhw.gemm.config import GemmConfig
+from prose.phrasing import holds as _holds
 
 SEEDS, BUDGET = ablations.SEEDS, ablations.BUDGET
 
@@ -30,13 +31,6 @@ PARAMETERS = [
     "*The Llama 3 Herd of Models.*",                        # a title
     "Llama 3 405B has 128 attention\n  heads",              # the paper's figure (checked against the csv below)
 ]
-
-
-def _holds(condition: bool, phrase: str) -> str:
-    """Return `phrase` if the claim it makes holds for the computed values; fail loudly otherwise."""
-    if not condition:
-        raise AssertionError(f"the notebook claims something the pack no longer computes: {phrase!r}")
-    return phrase
 
 
 def quotes() -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from toyhw.evolve import ablations, solutions_06_08 as solutions, variants
 from toyhw.evolve.evaluator import CASCADE_EVERY, CASCADE_RATIO
+from prose.phrasing import holds as _holds
 
 PARAMETERS = [
     "One run of the full method (seed 0) at growing budgets",
@@ -17,13 +18,6 @@ PARAMETERS = [
     "at 1000 programs?",
     "ran dozens of evolution runs of 1000 proposed programs",  # ablations.BUDGET
 ]
-
-
-def _holds(condition: bool, phrase: str) -> str:
-    """Return `phrase` if the claim it makes holds for the computed values; fail loudly otherwise."""
-    if not condition:
-        raise AssertionError(f"the notebook claims something the pack no longer computes: {phrase!r}")
-    return phrase
 
 
 def _runs(variant: str, seed: int, budget: int) -> int:
