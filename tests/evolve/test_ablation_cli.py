@@ -1,4 +1,5 @@
 """`python -m toyhw ablations | targeting | branches`: the JSON contract the README documents, and errors that name the input."""
+import contextlib
 import fcntl
 import json
 import os
@@ -8,10 +9,11 @@ import struct
 import subprocess
 import sys
 import termios
-import time
+from typing import Iterator
 
 import pytest
 
+import interrupt
 from toyhw import cli
 from toyhw.evolve import branch_check, targeting
 
@@ -99,14 +101,15 @@ def test_empty_repeated_negative_or_oversized_input_exits_2(args, message, capsy
     assert exit_.value.code == 2 and message in err and "Traceback" not in err
 
 
-def _on_a_terminal(args: list[str]) -> tuple[subprocess.Popen, int]:
-    """Start `python -m toyhw ARGS` with its stderr on a pseudo-terminal of 100 columns (so it draws its progress
-    bar)."""
+@contextlib.contextmanager
+def _on_a_terminal(args: list[str]) -> Iterator[tuple[subprocess.Popen, int]]:
+    """Run `python -m toyhw ARGS` with its stderr on a pseudo-terminal of 100 columns (so it draws its progress
+    bar); yield the process and the terminal's reading end. SIGINT is at its default; see tests/interrupt.py."""
     reader, writer = pty.openpty()
     fcntl.ioctl(writer, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
-    proc = subprocess.Popen([sys.executable, "-m", "toyhw", *args], stdout=subprocess.PIPE, stderr=writer)
-    os.close(writer)
-    return proc, reader
+    with interrupt.stopped(args, stdout=subprocess.PIPE, stderr=writer) as proc:
+        os.close(writer)
+        yield proc, reader
 
 
 def _read_all(fd: int) -> str:
@@ -124,19 +127,20 @@ def _read_all(fd: int) -> str:
 
 
 def test_a_long_ablation_shows_progress_on_a_terminal():
-    proc, terminal = _on_a_terminal(["ablations", "--seeds", "0,1", "--budget", "30", "--variants", "full,no_cascade"])
-    err = _read_all(terminal)
-    assert proc.wait(timeout=120) == 0 and b"oracle (best config per shape)" in proc.stdout.read()
+    with _on_a_terminal(["ablations", "--seeds", "0,1", "--budget", "30", "--variants", "full,no_cascade"]) as (
+            proc, terminal):
+        err = _read_all(terminal)
+        assert proc.wait(timeout=120) == 0 and b"oracle (best config per shape)" in proc.stdout.read()
     assert "evolution runs" in err and "4/4" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_stops_an_ablation_with_one_line_and_exit_130(workers):
-    proc, terminal = _on_a_terminal(["ablations", "--seeds", ",".join(map(str, range(40))), "--budget", "20000",
-                                     "--workers", workers])
-    time.sleep(4)  # the runs have started (the whole study would take many minutes)
-    proc.send_signal(signal.SIGINT)
-    assert proc.wait(timeout=60) == 130
-    err = _read_all(terminal)
-    assert err.rstrip().endswith("python -m toyhw ablations: interrupted") and "Traceback" not in err
-    assert proc.stdout.read() == b""
+    with _on_a_terminal(["ablations", "--seeds", ",".join(map(str, range(40))), "--budget", "20000",
+                         "--workers", workers]) as (proc, terminal):
+        shown = interrupt.wait_for_text(terminal, "evolution runs")  # the runs have started (they would take hours)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 130
+        err = shown + _read_all(terminal)
+        assert err.rstrip().endswith("python -m toyhw ablations: interrupted") and "Traceback" not in err
+        assert proc.stdout.read() == b""

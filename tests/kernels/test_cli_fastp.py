@@ -4,10 +4,10 @@ import pathlib
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
+import interrupt
 import seed_reference
 from toyhw import cli
 
@@ -91,9 +91,9 @@ def test_a_closed_pipe_ends_quietly():
 
 
 def test_ctrl_c_prints_one_line_and_exits_130():
-    proc = subprocess.Popen([sys.executable, "-m", "toyhw", "fastp", "--tasks", "100000", "--rounds", "10000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)  # started and computing (the whole table would take hours)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    with interrupt.stopped(["fastp", "--tasks", "100000", "--rounds", "10000"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True) as proc:
+        interrupt.wait_until_computing(proc)  # started and computing (the whole table would take hours)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and err == "python -m toyhw fastp: interrupted\n" and out == ""
