@@ -152,19 +152,31 @@ _ON_THE_PAGE = re.compile(
     r"scores?|compares?|renders?|replays?|\())|\b(?:see|shown|listed|described|as)\s+(?:below|above)\b"
     r"|\b(?:below|above)\s*:", re.I | re.M)
 
-# Regions that are not running prose: code, math, HTML tags, link targets, headings, table rows, timing lines.
-_NOT_PROSE = [
+# Regions that are not running prose: blocks (code, display math, summaries, headings, table rows, timing lines) end
+# sentences; inline code, math, HTML tags and link targets are part of a sentence but never flag it.
+_BLOCKS = [
     re.compile(r"```.*?```", re.S),
-    re.compile(r"`[^`\n]*`"),
     re.compile(r"\$\$.*?\$\$", re.S),
-    re.compile(r"\$[^$\n]*\$"),
     re.compile(r"<summary>.*?</summary>", re.S),
-    re.compile(r"<[^>\n]*>"),
-    re.compile(r"\]\([^)\s]*\)"),
     re.compile(r"^#{1,6} .*$", re.M),
     re.compile(r"^\s*\|.*$", re.M),
     re.compile(r"^\*Estimated timing.*$", re.M),
 ]
+_INLINE = [
+    re.compile(r"`[^`\n]*`"),
+    re.compile(r"\$[^$\n]*\$"),
+    re.compile(r"<[^>\n]*>"),
+    re.compile(r"\]\([^)\s]*\)"),
+]
+
+
+def _blank(text: str, patterns: list[re.Pattern]) -> str:
+    """Return `text` with each match of `patterns` replaced by spaces (newlines and positions kept)."""
+    for pattern in patterns:
+        text = pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    return text
+
+
 # A sentence ends at . ! ? (or a colon closing a line) followed by space and a capital, a list item or a blank line.
 _ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|vs|cf|Fig|Eq|al|etc|approx)\.$")
 _BREAK = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*+]|\d+\.)\s)|(?<=[.!?])[*_)\"']*\s+(?=[*_(\"'`]*[A-Z0-9`*])")
@@ -180,11 +192,9 @@ class Sentence:
 
 
 def sentences(text: str) -> list[Sentence]:
-    """Split the prose of markdown `text` into sentences, with spans into `text` (code, math, headings and tables are
-    blanked first, so they neither split nor flag a sentence)."""
-    plain = text
-    for pattern in _NOT_PROSE:
-        plain = pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), plain)
+    """Split the prose of markdown `text` into sentences, with spans into `text` (code blocks, math, headings and
+    tables are blanked first, so they neither split nor join sentences)."""
+    plain = _blank(text, _BLOCKS)
     bounds, start = [], 0
     for m in _BREAK.finditer(plain):
         if _ABBREVIATIONS.search(plain[start:m.start()].rstrip()):
@@ -204,8 +214,7 @@ def sentences(text: str) -> list[Sentence]:
 
 
 def comparative(text: str) -> list[Sentence]:
-    """Return the sentences of markdown `text` whose prose (code, math and tags blanked) has a comparative word."""
-    plain = text
-    for pattern in _NOT_PROSE + [_ON_THE_PAGE]:
-        plain = pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), plain)
+    """Return the sentences of markdown `text` whose prose (code, math, tags and directions on the page blanked) has a
+    comparative word."""
+    plain = _blank(_blank(text, _BLOCKS + _INLINE), [_ON_THE_PAGE])
     return [s for s in sentences(text) if COMPARATIVE.search(plain[s.start:s.end])]

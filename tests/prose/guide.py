@@ -49,7 +49,7 @@ NOT_RESULTS = [
     "which single risky choice, never made, rescues the most failing kernels?",
     "which mode plateaus below the ceiling at fast_1.5, and why?",
     "- Notebook 02, the race demo's question 2",
-    "- **Projecting without code.**",
+    "`make present NB=02` serves notebook 02 as a code-free app",
     "In class, `python -m toyhw evolve --replay run.jsonl`",
     "The GEMM model was recalibrated against published timings",
     "The lecture-14 script expects watching only the worst three shapes",

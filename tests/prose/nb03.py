@@ -35,6 +35,8 @@ NOT_RESULTS = [
     "Why do the dots on the left sit *parallel* to the sloped roof",
     "What would a dot above the roof mean?",
     "A dot above the roof would be a config faster than the datasheet allows",
+    "checks that no config beats it on any shape",
+    "`python -m toyhw validate` prints the model against every row",
     "Below, N grows one tile column at a time",
     "The padded rows are never loaded either",
     "The model's memory side has three limits",

@@ -51,7 +51,8 @@ NOT_RESULTS = [
     "Does the gap between the full method and `small_llm` grow or shrink",
     "Run both on five new seeds (10-14)",
     "Does adopting the best config seen more often help?",
-    "**Exercise 3.** `fb_worst3` targets only the three shapes",
+    "`fb_worst3` targets only the three shapes with the lowest `vs_best`.",
+    "Once the parent catches up with a shape's best config",
     "Trace a run of each (`proposal_trace.trace(variant, seed, 1000)`",
     "Why does the focus not stall?",
     "Score the best program of each variant on the 100 new shapes",
@@ -395,6 +396,11 @@ def phrases() -> dict[str, str]:
                        "clearer after more programs"),
         "c_e2": _holds(list(sweep["median"]) == sorted(sweep["median"]), "Here adopting more often helps"),
         "c_e3": _holds(pos["fb_worst3"] == "above", "yet it ends above the full method's seed spread"),
+        "c_hundred": _holds(max(nofb_within) <= 100, "At about a hundred programs or fewer."),
+        # "almost never": under 1% of fb_worst3's proposals, on every seed, aim at a shape with no known faster config
+        # (the sentence said "never stop improving"; 0.2%-0.6% of them do)
+        "c_e3_never": _holds(0.99 < worst_focus["faster config known"].min() < 1,
+                             "But its three shapes almost never run out of known improvements."),
         "c_e3_pays": _holds(worst_focus["child beat its parent"].min() > full_focus["child beat its parent"].max(),
                             "which finds new best configs, but less often pays at once"),
         # glossary

@@ -40,7 +40,7 @@ NOT_RESULTS = [
     "The same loop with the three ways to read the feedback",
     "Best-seen feedback does two things in this mock",
     "Roofline feedback is a bound, not a config",
-    "4.** `fb_worst3` only ever targets the three shapes",
+    "`fb_worst3` only ever targets the three shapes with the lowest `vs_best`.",
     "Once the parent is at the best config seen on a shape",
     "It runs dry when fewer than three shapes have a known improvement",
     "The panel redraws the figures of Sections 1 and 3",
