@@ -11,6 +11,9 @@ Each notebook has a module `tests/prose/nbNN.py` with
 
 Every other number in the prose (outside code, math, headings and references; see notebook_text._EXEMPT) must lie
 inside one of those phrases: a number nobody recomputes is a test failure, not a risk.
+
+Claims without a number of their own ("above", "most", "never") are asserted with `phrasing.holds`; that every
+comparative sentence is either so checked or declared is tests/test_comparison_claims.py's rule.
 """
 from __future__ import annotations
 

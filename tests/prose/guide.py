@@ -37,6 +37,33 @@ SCRIPT_L14_SECONDS = 50         # lecture-14 script's header: "about 50 seconds"
 SCRIPT_NOISE = 0.02             # lecture-14 script, demo 1: "a 0.02 difference between 5-seed medians"
 KERNELBENCH_LEVEL_TASKS = (100, 100, 50)  # KernelBench's tasks per level (arXiv 2502.10517v1, section 3.2)
 
+# Comparative sentences (tests/test_comparison_claims.py) that compare no computed results: setup, questions, what the
+# lecture scripts say, practical advice, and restatements of a notebook's result that its own module checks.
+NOT_RESULTS = [
+    "Neither ships with the pack",
+    "Same budget of rounds, more informative feedback.",
+    "its misses are tasks where the remaining gain is in knobs",  # notebook 02's Think! 3, checked by prose/nb02.py
+    "best-seen feedback is actionable advice with the answer attached",
+    "how a real LLM reads feedback is where the simulation is least like",
+    "Notebook 04's setup cell computes the whole study",
+    "which single risky choice, never made, rescues the most failing kernels?",
+    "which mode plateaus below the ceiling at fast_1.5, and why?",
+    "- Notebook 02, the race demo's question 2",
+    "`make present NB=02` serves notebook 02 as a code-free app",
+    "In class, `python -m toyhw evolve --replay run.jsonl`",
+    "The GEMM model was recalibrated against published timings",
+    "The lecture-14 script expects watching only the worst three shapes",
+    "The script says the shapes far behind are \"often the same\"",
+    "The lecture-14 script prints each variant's score on the test shapes",
+    "- **\"More informative feedback, cheaper search\"** (L10-12)",
+]
+# Comparative sentences whose comparison is what a quoted number is computed as (tests/test_comparison_claims.py).
+QUOTED = [
+    "On the toy's 200 tasks, 27.0% do not build",
+    "Notebook 03 opens that model",
+    "The evaluator also never sees the held-out shapes",
+]
+
 PARAMETERS = [
     f"about {LECTURE_10_MINUTES} minutes",
     f"about {LECTURE_14_MINUTES} minutes",
@@ -442,6 +469,25 @@ def phrases() -> dict[str, str]:
     P["adopt"] = _holds(list(sweep14["median"]) == sorted(sweep14["median"]),
                         f"medians {_f3(sweep14.loc[0.1, 'median'])}, {_f3(sweep14.loc[0.5, 'median'])} and "
                         f"{_f3(sweep14.loc[0.9, 'median'])} for `p_adopt` 0.1, 0.5 and 0.9")
+    # comparisons without a number of their own (tests/test_comparison_claims.py)
+    ceiling15 = metrics.fast_p(study.best_possible_speedups(SEED, N), 1.5)
+    P["c_scalar"] = _holds(table["scalar"][5][1.0] < table["resample"][5][1.0] and np.mean(chance) < shares["ok"],
+                           "Scalar feedback is worse than starting over early on")
+    P["c_suggest"] = _holds(table["suggest"][50][1.5] < ceiling15
+                            and max(abs(v - sweep[0.0]) for q, v in sweep.items() if q < 1) <= 0.015 + 1e-12,
+                            "stops `suggest` below the ceiling; a little freedom to ignore it is enough")
+    # "nearly always" / "almost never": at least 99% of fb_worst3's proposals, on every seed, aim at a shape with a
+    # known faster config (the guide said "never"; 0.2%-0.6% of them do not)
+    P["c_worst3"] = _holds(fw["faster config known"].min() > 0.99,
+                           "its three targets nearly always have a known improvement")
+    P["c_worst3_never"] = _holds(fw["faster config known"].min() > 0.99,
+                                 "but it almost never aims at a shape nobody knows how to improve")
+    P["c_noise"] = _holds(2 * len(overlapping) > len(pairs), "so most held-out differences are noise")
+    # "much less": the held-out share of the headroom under three quarters of the training share
+    P["c_keep"] = _holds(2 * sum(ablations.headroom_share(test[n], ctx.oracle_test) < 0.75 * share[n] for n in runs)
+                         > len(runs), "Most variants keep much less of their gain")
+    P["c_levels"] = _holds(any(fig2[m][lvl] >= SCRIPT_KERNELBENCH_SHARE for m in ("DeepSeek-R1", "OpenAI o1")
+                               for lvl in data.KERNELBENCH_LEVELS), "per level it does not hold")
     return P
 
 

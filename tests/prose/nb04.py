@@ -23,6 +23,49 @@ from prose.phrasing import holds as _holds, f3 as _f3, pct as _pct, ordinal as _
 
 SHOWN = ["full", "fb_roofline", "no_feedback", "small_llm", "no_evolution"]
 
+# Comparative sentences (tests/test_comparison_claims.py) that compare no computed results: definitions, instructions,
+# questions, the paper's description, how the mock LLM and the database are built, advice.
+NOT_RESULTS = [
+    "The lesson was *feedback is advice, not a command*",  # notebook 02's result, checked by tests/prose/nb02.py
+    "remove one component at a time and watch the result get worse",
+    "3. read the lecture's table: the score each variant reaches",
+    "The point is the mechanism; every number below is computed by `toyhw`.",
+    "The second one computes the full study",
+    "It renders to Python source, and the source parses back to the same program",
+    "The **headroom** is how far the oracle lies above the expert",
+    "3. pick **inspirations**: the island's best programs",
+    "6. keep the child on the island if the island has room",
+    "Every 50 steps each island's best is copied to the next island",
+    "It picks a **target shape** from the feedback",
+    "Each variant switches one part off or changes it:",
+    "Because every proposal edits the initial program, a child is the expert plus one edit",
+    "Medians over seeds 0-4 of the best training score after",
+    "A median outside that range differs from `full` by more than anything",
+    "The pack's own reading of the same table, as a cross-check",
+    "The *test shapes* column scores each run's best program",
+    "A method that gains more per step shows it only once enough steps have stacked up",
+    "each time from an inspiration that was faster than the parent",  # the mock's borrow rule (toyhw/evolve/llm.py)
+    "Every run was computed once for the full budget and all five seeds",
+    "Which limit costs more, and from which budget on?",
+    "The figure below is the panel's starting state",
+    "Does the gap between the full method and `small_llm` grow or shrink",
+    "Run both on five new seeds (10-14)",
+    "Does adopting the best config seen more often help?",
+    "`fb_worst3` targets only the three shapes with the lowest `vs_best`.",
+    "Once the parent catches up with a shape's best config",
+    "Trace a run of each (`proposal_trace.trace(variant, seed, 1000)`",
+    "Why does the focus not stall?",
+    "Score the best program of each variant on the 100 new shapes",
+    "A rule list fitted to M alone has no rules for particular layers",
+]
+# Comparative sentences whose comparison is what a quoted number is computed as (tests/test_comparison_claims.py).
+QUOTED = [
+    "no heuristic can be more than 15.7% faster than the expert",
+    "**Within the seed spread** has one meaning in this notebook",
+    "`no_feedback`'s median lies within full's min-max at 71 of the 1000 budgets",
+    "3 of them made the program worse than its parent",
+]
+
 PARAMETERS = [
     "The final database of seed 0's run of 1000 programs:",   # the notebook's evolve(...) call
     "Set the budget to 100.",                                 # demo questions
@@ -332,6 +375,34 @@ def phrases() -> dict[str, str]:
                          f"on the {len(ctx.new)} new shapes it scores {_f3(m_only_new)}, level with the best variant's median there "
                          f"(`{new.index[0]}`, {new.iloc[0, 0]:.3f}) and above full's "
                          f"({new.loc['full', 'new shapes (median)']:.3f})"),
+        # comparisons without a number of their own (tests/test_comparison_claims.py)
+        "c_evicted": _holds(counts["added over the run"] - counts["distinct entries"] > counts["added over the run"] / 2,
+                            "most of them evicted later by better ones"),
+        "c_ho_noise": _holds(2 * len(overlapping) > len(pairs), "so most held-out differences are within noise"),
+        "c_broader": _holds(ranks.loc["no_feedback", "test rank"] == 1
+                            and table_rows["no_feedback"]["rules"] < table_rows["full"]["rules"],
+                            "A search that writes fewer, broader rules can rank higher on shapes it never saw"),
+        "c_not_every": _holds(worse > 0, "so not every step improves"),
+        "c_far_below": _holds(all(final[n].max() < lo for n in ("no_evolution", "no_full_file", "small_llm")),
+                              "the search ends far below the full method"),
+        "c_fb": _holds(pos["fb_roofline"] == "below" and pos["no_feedback"] == "below" and pos["fb_worst3"] == "above",
+                       "`fb_roofline` and `no_feedback` end below the full method's seed spread, while focusing on the "
+                       "three shapes with the most known gain (`fb_worst3`) ends above it"),
+        "c_plumb": _holds(pos["no_borrow"] == "within" and pos["one_island"] == "within",
+                          "Islands and borrowing end within the full method's seed spread at this size"),
+        "c_nc": _holds(pos["no_cascade"] == "above", "`no_cascade` ends above the full method's spread"),
+        "c_e1": _holds(list(gap["gap"]) == sorted(gap["gap"]) and gap["gap"].min() > 0,
+                       "The ordering found on seeds 0-4 holds on new seeds, and the difference between the methods is "
+                       "clearer after more programs"),
+        "c_e2": _holds(list(sweep["median"]) == sorted(sweep["median"]), "Here adopting more often helps"),
+        "c_e3": _holds(pos["fb_worst3"] == "above", "yet it ends above the full method's seed spread"),
+        "c_hundred": _holds(max(nofb_within) <= 100, "At about a hundred programs or fewer."),
+        # "almost never": under 1% of fb_worst3's proposals, on every seed, aim at a shape with no known faster config
+        # (the sentence said "never stop improving"; 0.2%-0.6% of them do)
+        "c_e3_never": _holds(0.99 < worst_focus["faster config known"].min() < 1,
+                             "But its three shapes almost never run out of known improvements."),
+        "c_e3_pays": _holds(worst_focus["child beat its parent"].min() > full_focus["child beat its parent"].max(),
+                            "which finds new best configs, but less often pays at once"),
         # glossary
         "g_tournament": f"draw {tournament} programs of an island, keep the best",
         "g_capacity": f"{capacity} programs in all, {counts['capacity per island']} per island",

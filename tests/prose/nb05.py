@@ -23,6 +23,46 @@ from prose.phrasing import holds as _holds, f3 as _f3, p1 as _p1
 
 PROMPT_VARIANTS = ["full", "fb_roofline", "fb_worst3", "no_feedback", "small_llm", "no_borrow", "no_full_file"]
 
+# Comparative sentences (tests/test_comparison_claims.py) that compare no computed results: definitions, instructions,
+# questions, how the mock LLM, the database and the cascade are built.
+NOT_RESULTS = [
+    "This notebook opens the parts themselves, one per section",
+    "2. how it edits a rule: **kernel knowledge** against single-field edits",
+    "Everything is the pack's simulation: the \"LLM\" is",
+    "Four rules, one per variant of notebook 04",
+    "Build the weights for this parent by hand",
+    "Without it a shape at `vs_best = 1` would have weight zero",
+    "It is a small exploration bonus",  # notebook 04's Exercise 3, checked by tests/prose/nb04.py
+    "Next the mock picks an **edit kind**",
+    "A borrowed rule has already run",
+    "A generalizing edit writes that config too",
+    "The **inspirations** are the 2 best programs of the island",
+    "The bound keeps the population small and good",
+    "Two more rules — a program already on the island is refused",
+    "A program better than everything else appears on `island 1`.",
+    "Islands keep populations apart; inspirations let good rules leak",
+    "The **cascade** runs it first on a cheap subset",
+    "Every proposal of the traced run, with its stage-1 score",
+    "The bar follows the best stage-1 score seen *so far*",
+    "Here is the prompt of proposal 100 of the same run",
+    "Each prompt below is taken at proposal 100 of its own run",
+    "The task, the language, the knowledge, the parent's source",
+    "`python -m toyhw prompt --variant small_llm --seed 0 --step 100` prints",
+    "The mock draws the target uniformly (Section 1) and can never adopt",
+    "* The database keeps a small, good population per island",
+    "* The **prompt** a real system would send holds the task",
+    "For every program the traced run of `full` (seed 0) cut after stage one",
+    "With a sparser stage one, or a bar closer to the best, it could miss more.",
+]
+# Comparative sentences whose comparison is what a quoted number is computed as (tests/test_comparison_claims.py).
+QUOTED = [
+    "On 35 of the 44 training shapes `vs_best` equals `1`",
+    "For this parent that would shut out 35 of the 44 training shapes",
+    "Adopting needs a faster config to be known for the target",
+    "249 of the 1000 proposals were cut after stage one",
+    "In the traced run 29 of the 249 cut children",
+]
+
 PARAMETERS = [
     "the best program after 100 proposals of the full method with seed 0",   # the running example's run
     "Draw 2,000 proposals for the parent with each mock",                   # proposal_frame(n=2000)
@@ -139,8 +179,10 @@ def phrases() -> dict[str, str]:
         "fields": _holds(set(small["fields changed"]) == {1},
                          f"{full['fields changed'].mean():.2f} fields on average with kernel knowledge, exactly one "
                          f"without"),
-        "faster_there": f"{_p1(full['faster there'].mean())} of the knowledgeable proposals run faster on their "
-                        f"target than the parent does, {_p1(small['faster there'].mean())} of the single-field ones",
+        "faster_there": _holds(full["faster there"].mean() > small["faster there"].mean(),
+                               f"{_p1(full['faster there'].mean())} of the knowledgeable proposals run faster on their "
+                               f"target than the parent does, {_p1(small['faster there'].mean())} of the single-field "
+                               "ones"),
         "launch": f"{_p1(1 - full['can launch'].mean())} and {_p1(1 - small['can launch'].mean())} of them cannot "
                   f"launch",
         "adopt_parent": _holds(0.4 < could["adopted"].mean() < 0.6 and full["adopted"].mean() < 0.5, f"{_p1(full['adopted'].mean())} of all proposals, {_p1(could['adopted'].mean())} of the "
@@ -203,8 +245,9 @@ def phrases() -> dict[str, str]:
         "t4_same": f"{len(same_as_parent)} of them scored exactly their parent's stage-1 score",
         # Section 5
         "prompt_size": f"{view.chars:,} characters, about {view.tokens:,} tokens by the pack's estimate",
-        "feedback_share": f"the feedback table is the largest part, {len(parts['feedback']):,} characters "
-                          f"({len(parts['feedback']) / view.chars:.0%})",
+        "feedback_share": _holds(max(parts, key=lambda k: len(parts[k])) == "feedback",
+                                 f"the feedback table is the largest part, {len(parts['feedback']):,} characters "
+                          f"({len(parts['feedback']) / view.chars:.0%})"),
         "child": f"parent {view.parent_score:.3f}, child {view.child_score:.3f}",
         "lineage": _holds(view.step in lineage_steps, "one of the lineage's steps in notebook 04"),
         "nofb": _holds(frame.loc["no_feedback", "feedback"] == 0 and frame.loc["small_llm", "knowledge"] == 0
@@ -236,6 +279,32 @@ def phrases() -> dict[str, str]:
                            f"{growth.iloc[-1]['parent branches']},"),
         "e3_insp": f"the inspirations from {growth.iloc[0]['inspirations']:,} characters to "
                    f"{growth.iloc[-1]['inspirations']:,}",
+        # comparisons without a number of their own (tests/test_comparison_claims.py)
+        "c_unknown": _holds(1 - full["faster config known"].mean() > 0.5,
+                            "More than half of `full`'s proposals for this parent go to shapes where nothing faster is "
+                            "known"),
+        "c_adopt": _holds(could["adopted"].mean() < 0.5 and run_could["adopted"].mean() < 0.5,
+                          "Adopting the best config seen (`p_adopt`) happens less often than one half"),
+        "c_borrow": _holds(beat["borrow"] > 0.5, "borrowed rules beat their parent most of the time"),
+        "c_knowledge": _holds(full["faster there"].mean() > small["faster there"].mean(),
+                              "lands faster on its target more often than a single-field edit"),
+        "c_gen_borrow": _holds(bad.idxmax() == "generalize" and beat["borrow"] > 0.5,
+                               "fail the branch check most often; **borrowed** rules have already run, and most of "
+                               "them beat their parent"),
+        "c_tournament": _holds(shares.loc[tournament, "formula"] < 0.5,
+                               "A tournament often picks a parent that is not the island's best"),
+        "c_larger": _holds(list(shares["formula"]) == sorted(shares["formula"]) and shares.index[0] == 1,
+                           "A larger tournament exploits more"),
+        "c_never_best": _holds(misses["would beat the best so far"] == 0, "never a new best"),
+        "c_growth": _holds(list(growth["characters"]) == sorted(growth["characters"])
+                           and (growth["parent"] + growth["inspirations"]).iloc[-1] / growth["characters"].iloc[-1]
+                           > (growth["parent"] + growth["inspirations"]).iloc[0] / growth["characters"].iloc[0],
+                           "A real model's cost per call grows with the search, and so does the share of the prompt "
+                           "that is code rather than measurements"),
+        "c_variants": _holds(frame.loc["no_feedback", "feedback"] == 0 and frame.loc["small_llm", "knowledge"] == 0
+                             and frame.loc["no_borrow", "inspirations"] == 0
+                             and frame.loc["fb_worst3", "feedback"] < frame.loc["full", "feedback"],
+                             "Each variant's prompt differs exactly where the variant does"),
         # glossary
         "g_tournament": f"draw {tournament} programs of an island with replacement, keep the best",
     }

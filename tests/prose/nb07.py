@@ -19,6 +19,35 @@ from prose.phrasing import holds as _holds
 
 SEEDS, BUDGET = ablations.SEEDS, ablations.BUDGET
 
+# Comparative sentences (tests/test_comparison_claims.py) that compare no computed results: definitions, instructions,
+# questions, how the check and the database work, sources.
+NOT_RESULTS = [
+    "A branch that no training shape reaches is never run",
+    "Notebook 05 shows the parts this notebook takes as given",
+    "The check reads the source with `ast` (never running it)",
+    "Per seed: programs added to the database and how many of them",
+    "a new program enters an island only by replacing its worst program",
+    "A latent bad branch costs nothing in the score, so it is removed only when",
+    "The first program (in seed order) of a final database",
+    "M is the number of tokens in the batch",
+    "The source is parsed, never executed",
+    "Check it, fix it, then try to beat the expert",
+    "Below, switch the **branch check** to see a program",
+    "Each new seed or budget runs the search twice",
+    "Does a larger budget leave more or fewer programs with a bad branch",
+    "The figure and card below are the panel's starting state",
+    "A bad branch stays only while its program is among its island's best",
+    "The static check still wins: it needs no run at all",
+    "Other properties a static reading could verify the same way",
+    "Reducing block sizes or `num_stages` may help.",
+]
+# Comparative sentences whose comparison is what a quoted number is computed as (tests/test_comparison_claims.py).
+QUOTED = [
+    "the bug bites rarely but not never: in 1 of 5 seeds",
+    "Line 17 sends `25 <= M <= 32`",
+    "It cost no kernel run: seed 0's run with the check refused",
+]
+
 PARAMETERS = [
     "(10 runs of 1000\nproposed programs",                  # the demo: 5 seeds x (with, without the check)
     "The demo runs the full method on seeds 0-4 twice",
@@ -84,8 +113,9 @@ def choose(M, N, K):
         f"running its kernels on the {len(ctx.train)} training shapes",
         f"crashes on {len(ctx.new)} new shapes",
         # Section 1
-        f"Its operand tiles need {gemm_config.shared_memory_bytes(bad):,} B of shared memory; an H100 block may use at "
-        f"most {gpu.smem_per_block:,} B.",
+        _holds(gemm_config.shared_memory_bytes(bad) > gpu.smem_per_block,
+               f"Its operand tiles need {gemm_config.shared_memory_bytes(bad):,} B of shared memory; an H100 block may "
+               f"use at most {gpu.smem_per_block:,} B."),
         f"it scores {unchecked.score:.3f}, exactly the expert, in {unchecked.runs} kernel runs, because no training "
         f"shape reaches line {branch_line(latent, 0)}. With the check it is rejected as a \"bad branch\" in "
         f"{checked.runs} kernel runs.",
@@ -162,6 +192,14 @@ def choose(M, N, K):
                "lines " + ", ".join(map(str, untested[:-1])) + f" and {untested[-1]} — {len(untested)} of its "
                f"{program.n_rules() + 1} branches ({program.n_rules()} rules and the default) are never run by the "
                f"evaluator, line {crash[0].line} the bad one."),
+        # comparisons without a number of their own (tests/test_comparison_claims.py)
+        _holds(all(r.db_bad_branch == 0 for r in on), "so the final database holds none"),
+        _holds(eight["crashing"] == sixteen["crashing"] and eight["only on the new layers"] == 0,
+               "Exercise 3 reruns the count with `N = 2304` and gets the same answer"),
+        _holds(solutions.untested_branches(expert, ctx.train) == [], "The expert has none"),
+        _holds(fixed_scores[1] > searched.test and fixed_scores[1] / fixed_scores[0] > searched.test / searched.final,
+               "Rules that follow the hardware's reasons generalize; rules fitted shape by\nshape to the training set, "
+               "as the search writes them, carry over less"),
         # references
         f"model dimension {hidden:,} and FFN dimension {ffn:,}",
         # Glossary

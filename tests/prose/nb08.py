@@ -10,6 +10,28 @@ from toyhw.evolve import ablations, solutions_06_08 as solutions, variants
 from toyhw.evolve.evaluator import CASCADE_EVERY, CASCADE_RATIO
 from prose.phrasing import holds as _holds
 
+# Comparative sentences (tests/test_comparison_claims.py) that compare no computed results: the study's setting,
+# questions, how the cascade works, wall times (machine-dependent, never quoted), the arithmetic of start-up costs.
+NOT_RESULTS = [
+    "Lecturers rerun them with more seeds and bigger budgets",
+    "How does the cost grow, and when do more processes (or a cluster) pay off?",
+    "Kernel runs depend on the **cascade**",
+    "Wall times differ from run to run and from machine to machine",
+    "Each budget is a separate run from the start",
+    "On most machines the wall-time line in the plot roughly follows",
+    "Early on, proposals are edits of the expert and of its first children",
+    "Which variant adds the most kernel runs per run, and why?",
+    "How much work must a grid hold before $w$ cluster workers beat one process?",
+    "Two processes pay off when $s + T/2 < T$",
+    "With $w$ workers running truly in parallel",
+    "The seconds are not — time the two settings",
+]
+# Comparative sentences whose comparison is what a quoted number is computed as (tests/test_comparison_claims.py).
+QUOTED = [
+    "Each seed adds between 12,056 and 13,123 kernel runs",
+    "What does not change: both settings spent",
+]
+
 PARAMETERS = [
     "One run of the full method (seed 0) at growing budgets",
     "(seed 0, 200 programs)",
@@ -73,8 +95,9 @@ def quotes() -> list[str]:
                f"the list runs from {by_variant[cheapest]:,} kernel runs for `fb_roofline` to {by_variant[dearest]:,} "
                f"for `no_cascade`; the full method spends {by_variant['full']:,}."),
         # Think! 2
-        f"`no_cascade`, {by_variant['no_cascade']:,} against the full method's {by_variant['full']:,}: without the "
-        f"cascade every program that launches runs on all {n} training shapes.",
+        _holds(dearest == "no_cascade",
+               f"`no_cascade`, {by_variant['no_cascade']:,} against the full method's {by_variant['full']:,}: without "
+               f"the cascade every program that launches runs on all {n} training shapes."),
         _holds(by_variant["no_cascade"] == n * (1 + nocas200["ok"]),
                f"Its {nocas200['ok']} evaluated programs each paid {n} runs, while the full method stopped "
                f"{full200['cascade']} of its proposals after the first stage at {stage1} runs each."),
@@ -83,7 +106,8 @@ def quotes() -> list[str]:
         f"both settings spent {grid:,} kernel runs on the same {n_grid} runs",
         f"({grid:,} for the {n_grid} runs above)",
         # Summary
-        f"({per[100]:.1f} to {per[2000]:.1f} kernel runs per program from 100 to 2000 programs)",
+        _holds(all(per[a] < per[b] for a, b in zip(budgets, budgets[1:])),
+               f"({per[100]:.1f} to {per[2000]:.1f} kernel runs per program from 100 to 2000 programs)"),
         # Exercise 1
         _holds(bool((savings["saved"] > 0).all()),
                f"the full method spends {savings['full'].min():,}-{savings['full'].max():,} kernel runs per run, "
@@ -93,4 +117,16 @@ def quotes() -> list[str]:
         _holds(agree["identical"],
                f"the {agree['runs']} runs spend {agree['kernel runs, serial']:,} kernel runs serially and "
                f"{agree['kernel runs, parallel']:,} on two processes"),
+        # comparisons without a number of their own (tests/test_comparison_claims.py)
+        _holds(late["ok"] / (late["ok"] + late["cascade"]) > early["ok"] / (early["ok"] + early["cascade"]),
+               "More of them pass late."),
+        _holds(all(per[a] < per[b] for a, b in zip(budgets, budgets[1:])),
+               "A search that is going well spends more on evaluation per proposal, not less."),
+        _holds(cheapest == "fb_roofline" and roof200["cascade"] > full200["cascade"],
+               "its proposals are worse, and worse programs are cheap to reject"),
+        _holds(agree["identical"], "The results are identical"),
+        # Exercise 1's runs: seeds 0-4 at 1000 programs; over a whole run most proposals pass (not over the first 100)
+        _holds(stage1 / n == 0.25 and all(2 * st["ok"] > sum(st.values()) for st in
+                                           (ablations.run_one("full", seed, 1000).statuses for seed in ablations.SEEDS)),
+               "but most proposals pass the first stage"),
     ]
