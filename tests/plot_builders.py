@@ -84,7 +84,7 @@ BUILDERS: dict[str, Callable[[], object]] = {
                                                              for k in ("checked", "unchecked"))),
     "branch_compare": lambda: evolution_plots.branch_compare(branch_check.branch_row(0, 1000, False),
                                                              branch_check.branch_row(0, 1000, True)),
-    "cascade_stage1": lambda: evolution_plots.cascade_stage1(proposal_trace.trace("full", 0, 200).steps),
+    "cascade_stage1": lambda: evolution_plots.cascade_stage1(proposal_trace.trace("full", 0, 1000).steps),
     "prompt_parts": lambda: evolution_plots.prompt_parts(loop_tables.prompt_frame(
         [prompt_view.prompt_at(v, 0, 100) for v in ["full", "fb_roofline", "no_feedback", "small_llm"]])),
     "roofline_chart": lambda: gemm_plots.roofline_chart(table(), shapes.all_shapes()),

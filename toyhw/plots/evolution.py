@@ -181,8 +181,10 @@ def cascade_stage1(steps: Sequence, ax: Optional[Axes] = None) -> Axes:
             label="bar: 0.95 x best stage-1 score seen")
     ax.set_ylim(min(s.stage1 for s in scored) - 0.01, max(s.stage1 for s in scored) + 0.01)
     style.integer_ticks(ax, "x")
-    return finish(ax, "The cascade: score on every 4th training shape, then all of them only if promising",
-                  "proposal", "stage-1 score (geomean speedup over the expert)")
+    finish(ax, "The cascade: score on every 4th training shape, then all of them only if promising",
+           "proposal", "stage-1 score\n(geomean speedup over the expert)", legend=False)
+    legend_below(ax, ncol=2)  # below: the cut proposals scatter over the whole plot
+    return ax
 
 
 @style.plot(counts=("x",))
