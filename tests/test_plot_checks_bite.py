@@ -15,6 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.colors import to_hex  # noqa: E402
 
 import plot_checks as checks  # noqa: E402
 from toyhw.plots import style  # noqa: E402
@@ -67,6 +68,16 @@ def test_a_colour_off_the_palette_is_caught():
     assert checks.foreign_colours(curves(["full"], colour="#123456").figure) == [
         "'Curves': Line2D 'full' is #123456, not a toyhw.plots.style colour"]
     assert len(checks.foreign_colours(curves(["full"], by_order=True).figure)) == 1  # the old default cycle
+
+
+def test_no_colour_of_matplotlibs_default_cycle_is_in_the_palette():
+    """Else a plot that forgot its colour (matplotlib then takes the next of its cycle) could pass the palette check:
+    the red box of the GEMM panel was once tab:red, and the brown tab:brown."""
+    cycle = {to_hex(c) for c in plt.rcParamsDefault["axes.prop_cycle"].by_key()["color"]}
+    assert len(cycle) == 10 and cycle & style.palette() == set()
+    ax = style.new_axes()
+    ax.plot([0, 1], [0, 1])  # no colour given
+    assert len(checks.foreign_colours(ax.figure)) == 1
 
 
 def test_colour_by_list_order_is_caught_across_plots():

@@ -32,7 +32,7 @@ FIGSIZE = (7.0, 4.0)
 BLUE, ORANGE, SKY, GREEN, VERMILLION, PURPLE = "#0072b2", "#e69f00", "#56b4e9", "#009e73", "#d55e00", "#cc79a7"
 # Paul Tol's muted scheme (SRON/EPS/TN/09-002), for names beyond the first six, plus a brown.
 INDIGO, TEAL, OLIVE, WINE = "#332288", "#44aa99", "#999933", "#882255"
-SAND, ROSE, BROWN = "#ddcc77", "#cc6677", "#8c564b"
+SAND, ROSE, BROWN = "#ddcc77", "#cc6677", "#a6611a"
 PALETTE = (BLUE, ORANGE, SKY, GREEN, VERMILLION, PURPLE, INDIGO, TEAL, OLIVE, WINE, SAND, ROSE, BROWN)
 """The base colours, in the order the named tables below draw from them."""
 
@@ -43,7 +43,7 @@ NEUTRALS: dict[str, str] = {"black": "#000000", "dark": "#333333", "mid": "#5555
 
 ORACLE, BASELINE, REFERENCE, ROOFLINE = NEUTRALS["dark"], NEUTRALS["light"], NEUTRALS["mid"], NEUTRALS["black"]
 SM_LINE, STUCK_SHADE = NEUTRALS["grey"], NEUTRALS["shade"]
-YOURS = "#d62728"
+YOURS = "#e31a1c"
 """The red box around the student's config in the GEMM panel (the notebook's prose says "boxed in red")."""
 SINGLE = BLUE
 """A plot's only data series (a lineage, one schedule's time)."""
