@@ -26,18 +26,21 @@ class CostPoint:
       seconds: wall time of the whole setting, s.
       kernel_runs: kernel runs spent in all its runs (the same on any machine).
       runs: evolution runs in the setting.
+      label: what the point stands for when x alone does not say it (the variant `variant_costs` added); plots
+        name the point by it instead of by x.
     """
 
     x: int
     seconds: float
     kernel_runs: int
     runs: int
+    label: str = ""
 
 
-def _serial(jobs: Sequence[sweep.Job], x: int) -> CostPoint:
+def _serial(jobs: Sequence[sweep.Job], x: int, label: str = "") -> CostPoint:
     start = time.perf_counter()
     results = [_run_uncached(j.variant, j.seed, j.budget) for j in jobs]
-    return CostPoint(x, time.perf_counter() - start, sum(r.bench_runs for r in results), len(jobs))
+    return CostPoint(x, time.perf_counter() - start, sum(r.bench_runs for r in results), len(jobs), label)
 
 
 def budget_costs(budgets: Sequence[int], variant: str = "full", seed: int = 0) -> list[CostPoint]:
@@ -53,9 +56,10 @@ def seed_costs(n_seeds: Sequence[int], variants: Sequence[str], budget: int) -> 
 
 
 def variant_costs(variants: Sequence[str], seeds: Sequence[int], budget: int) -> list[CostPoint]:
-    """Return the cost of the first k variants x `seeds` at `budget`, for k = 1 .. len(variants)."""
+    """Return the cost of the first k variants x `seeds` at `budget`, for k = 1 .. len(variants), each point labelled
+    with the variant it adds."""
     ablations.context()
-    return [_serial(sweep.grid(variants[:k], seeds, [budget]), k) for k in range(1, len(variants) + 1)]
+    return [_serial(sweep.grid(variants[:k], seeds, [budget]), k, variants[k - 1]) for k in range(1, len(variants) + 1)]
 
 
 def worker_costs(workers: Sequence[int], variants: Sequence[str], seeds: Sequence[int], budget: int) -> list[CostPoint]:

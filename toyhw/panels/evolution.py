@@ -65,12 +65,12 @@ def ablation_panel(chosen: Sequence[str] = variants.SEED_VARIANTS, budget: int =
 
 
 def feedback_figure(seed: int, budget: int) -> Figure:
-    """Return per-shape vs_roofline / vs_best (top) and where each weighting sends proposals (bottom)."""
+    """Return per-shape vs_roofline / vs_best (left) and where each weighting sends proposals (right)."""
     t = targeting.targeting(seed, budget)
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(11, 8), layout="constrained", sharex=True)
-    evolution_plots.feedback_bars(t.rows, ax=top)
-    evolution_plots.target_weights(t.rows, ax=bottom)
-    top.set_title(f"Seed {seed}, after {budget} programs: " + top.get_title())
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10.5, 11), layout="constrained", sharey=True)
+    evolution_plots.feedback_bars(t.rows, ax=left)
+    evolution_plots.target_weights(t.rows, ax=right)
+    fig.suptitle(f"Seed {seed}, after {budget} programs")
     return fig
 
 

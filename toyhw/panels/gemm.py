@@ -13,6 +13,7 @@ from toyhw.gemm.gpu import gpu_names
 from toyhw.panels.common import connect, output_area
 from toyhw.panels.common import redraw
 from toyhw.plots import gemm as gemm_plots
+from toyhw.plots.style import YOURS
 from toyhw.gemm.time_table import shared_table
 
 PANEL_LAYERS = list(shapes.LAYERS) + list(shapes.NEW_LAYERS)
@@ -27,7 +28,7 @@ def explorer_figure(gpu: str, layer: str, M: int, config: GemmConfig) -> Figure:
     gemm_plots.tile_map(table, shape, config.block_k, config.num_warps, config.num_stages, config.split_k, ax=left)
     i = gemm_config.FIELDS["block_m"].index(config.block_m)
     j = gemm_config.FIELDS["block_n"].index(config.block_n)
-    left.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="red", lw=2.5, zorder=4))
+    left.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=YOURS, lw=2.5, zorder=4))
     gemm_plots.breakdown_bars(table, shape, {"oracle": table.oracle(shape)[0], "expert": expert.expert_config(shape),
                                              "yours (red box)": config}, ax=right)
     return fig

@@ -12,41 +12,47 @@ from matplotlib.patches import Patch, Rectangle
 from toyhw.gemm import config as gemm_config, cost as gemm_cost, expert
 from toyhw.gemm.config import GemmConfig
 from toyhw.gemm.gpu import GPU
-from toyhw.plots.style import color_for, finish, new_axes
+from toyhw.plots import style
+from toyhw.plots.style import finish, new_axes
+from toyhw.plots.validation import TIMING_MARKERS, validation_scatter  # noqa: F401 - notebook 03 calls them here
 from toyhw.gemm.shapes import Shape
 from toyhw.gemm.time_table import TimeTable
 
-REASON_HATCH = {"shared memory": ("S", "#bbbbbb"), "registers": ("R", "#8c8c8c"), "warp tiling": ("W", "#5a5a5a")}
+REASON_HATCH = {kind: (kind[0].upper(), style.LAUNCH_COLORS[kind]) for kind in ("shared memory", "registers",
+                                                                      "warp tiling")}
+"""Why a config cannot launch -> (the letter on its tile-map cell, its grey)."""
 
 
 def _intensity(shape: Shape) -> float:
     return shape.flops() / (2.0 * (shape.M * shape.K + shape.K * shape.N + shape.M * shape.N))
 
 
+@style.plot()
 def roofline_chart(table: TimeTable, shape_list: list[Shape], ax: Optional[Axes] = None) -> Axes:
     """Plot every shape's achieved TFLOP/s against its arithmetic intensity, oracle (dot) and expert (ring)."""
     ax = new_axes(ax)
     gpu = table.gpu
     x = np.logspace(-0.2, 4, 200)
-    ax.plot(x, np.minimum(gpu.bf16_flops, x * gpu.hbm_bytes_per_s) / 1e12, color="black", lw=1.5,
+    ax.plot(x, np.minimum(gpu.bf16_flops, x * gpu.hbm_bytes_per_s) / 1e12, color=style.ROOFLINE, lw=1.5,
             label=f"roofline {gpu.name}")
     names = list(dict.fromkeys(s.name for s in shape_list))
     for name in names:
         group = [s for s in shape_list if s.name == name]
         xs = [_intensity(s) for s in group]
-        color = color_for(name, names)
+        color = style.LAYER_COLORS.get(name) or style.extra_color(name)
         ax.scatter(xs, [s.flops() / table.oracle(s)[1] / 1e6 for s in group], color=color, s=22, label=name, zorder=3)
         t_exp = [table.time(expert.expert_config(s), s) for s in group]
         ax.scatter([xi for xi, t in zip(xs, t_exp) if math.isfinite(t)],
                    [s.flops() / t / 1e6 for s, t in zip(group, t_exp) if math.isfinite(t)],
                    facecolors="none", edgecolors=color, s=50, lw=1, zorder=2)
-    ax.scatter([], [], facecolors="none", edgecolors="gray", s=50, label="expert (ring)")
+    ax.scatter([], [], facecolors="none", edgecolors=style.NEUTRALS["grey"], s=50, label="expert (ring)")
     ax.set_xscale("log")
     ax.set_yscale("log")
     return finish(ax, f"All shapes on {gpu.name}: oracle (dot) and expert (ring)",
                   "arithmetic intensity 2MNK / bytes (FLOP/byte)", "achieved (TFLOP/s)")
 
 
+@style.plot()
 def tile_map(table: TimeTable, shape: Shape, block_k: int, num_warps: int, num_stages: int, split_k: int,
              ax: Optional[Axes] = None) -> Axes:
     """Plot time over (BLOCK_M, BLOCK_N) for the other fields fixed; unlaunchable cells lettered by reason."""
@@ -68,16 +74,16 @@ def tile_map(table: TimeTable, shape: Shape, block_k: int, num_warps: int, num_s
                 ax.add_patch(_cell(i, j, shade))
                 ax.text(j, i, letter, ha="center", va="center", fontsize=10, color="white", weight="bold")
     image = ax.imshow(speed, cmap="viridis", norm=mcolors.Normalize(0, 1), origin="lower", aspect="auto")
-    ax.figure.colorbar(image, ax=ax, label="oracle time / time (1 = as fast as the best config)")
+    ax.figure.colorbar(image, ax=ax, label="oracle time / time\n(1 = as fast as the best config)")
     ax.set_xticks(range(len(bns)), [str(b) for b in bns])
     ax.set_yticks(range(len(bms)), [str(b) for b in bms])
     handles = [Patch(color=shade, label=f"{letter} = {kind}") for kind, (letter, shade) in REASON_HATCH.items()]
-    ax.legend(handles=handles, fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3,
-              frameon=False, title="cannot launch:", title_fontsize="x-small")
     ax.set_title(f"{shape.label()}: time (us) per tile\nBLOCK_K={block_k}, warps={num_warps}, stages={num_stages}, "
                  f"split_k={split_k}", fontsize="medium")
     ax.set_xlabel("BLOCK_N (columns of C per block)")
     ax.set_ylabel("BLOCK_M (rows of C per block)")
+    style.legend_below(ax, handles=handles, fontsize="small", ncol=3, title="cannot launch:",
+                       title_fontsize="small")
     return ax
 
 
@@ -85,6 +91,22 @@ def _cell(i: int, j: int, color: str) -> Rectangle:
     return Rectangle((j - 0.5, i - 0.5), 1, 1, color=color, zorder=2)
 
 
+def _wave_lines(ax: Axes, sms: int, max_blocks: int) -> None:
+    """Mark every whole wave (a multiple of the SMs) with a dotted line, labelled on a top axis.
+
+    Why on a top axis: a label inside the plot would sit where the legend or the curves may be; the top axis is
+    always free, and "132 SMs" then reads as what the dotted lines are.
+    """
+    waves = [w * sms for w in range(1, max_blocks // sms + 1)]
+    for x in waves:
+        ax.axvline(x, color=style.SM_LINE, ls=":", lw=1)
+    top = ax.secondary_xaxis("top")
+    top.set_xticks(waves, [f"{sms} SMs" if w == sms else f"{w // sms} x {sms}" for w in waves], fontsize="small",
+                   color=style.SM_LINE)
+    top.tick_params(length=0)
+
+
+@style.plot(counts=("x",))
 def wave_plot(table: TimeTable, config: GemmConfig, M: int, K: int, max_blocks: int = 420,
               ax: Optional[Axes] = None) -> Axes:
     """Plot time against the number of blocks (N grows one block column at a time): a step at each multiple of SMs."""
@@ -96,25 +118,25 @@ def wave_plot(table: TimeTable, config: GemmConfig, M: int, K: int, max_blocks: 
         cost = gemm_cost.gemm_time(config, shape, table.gpu)
         blocks.append(cost.blocks)
         times.append(cost.time_us)
-    ax.plot(blocks, times, drawstyle="steps-post", color=color_for("time", ["time"]), label=f"{config.short()}")
-    for wave in range(1, max(blocks) // table.gpu.sms + 1):
-        ax.axvline(wave * table.gpu.sms, color="gray", ls=":", lw=1)
-    ax.text(table.gpu.sms, max(times), f" {table.gpu.sms} SMs", va="top", fontsize="small", color="gray")
+    ax.plot(blocks, times, drawstyle="steps-post", color=style.SCHEDULE_COLORS["waves"], label=f"{config.short()}")
+    _wave_lines(ax, table.gpu.sms, max(blocks))
+    style.integer_ticks(ax, "x")
     return finish(ax, f"Wave quantization on {table.gpu.name}: M={M}, K={K}, N = blocks / {tiles_m} x {config.block_n}",
                   "blocks launched (tiles x split_k)", "time (us)")
 
 
+@style.plot(counts=("x",))
 def padding_plot(ms: list[int], ax: Optional[Axes] = None) -> Axes:
     """Plot the share of tensor-core work spent on padding against M, one line per BLOCK_M."""
     ax = new_axes(ax)
-    names = [str(b) for b in gemm_config.FIELDS["block_m"]]
     for bm in gemm_config.FIELDS["block_m"]:
         waste = [1 - m / (math.ceil(m / bm) * bm) for m in ms]
-        ax.plot(ms, waste, marker=".", color=color_for(str(bm), names), label=f"BLOCK_M = {bm}")
+        ax.plot(ms, waste, marker=".", color=style.BLOCK_M_COLORS[str(bm)], label=f"BLOCK_M = {bm}")
     ax.set_xscale("log", base=2)
     return finish(ax, "Padding: M is rounded up to a whole block", "M (tokens)", "share of the math wasted on padding")
 
 
+@style.plot()
 def best_config_map(table: TimeTable, layers: list[str], ms: tuple[int, ...], lookup: Callable[[str, int], Shape],
                     ax: Optional[Axes] = None) -> Axes:
     """Plot the oracle's config for each layer (rows) and M (columns), shaded by tile area and labelled."""
@@ -133,9 +155,11 @@ def best_config_map(table: TimeTable, layers: list[str], ms: tuple[int, ...], lo
     ax.set_yticks(range(len(layers)), layers)
     ax.set_title(f"Best config per M on {table.gpu.name} (k = split-K)")
     ax.set_xlabel("M (tokens)")
+    ax.set_ylabel("layer")
     return ax
 
 
+@style.plot()
 def breakdown_bars(table: TimeTable, shape: Shape, configs: dict[str, GemmConfig], ax: Optional[Axes] = None) -> Axes:
     """Plot the time terms of a few configs side by side (fixed costs, the main term, reduction) and the roofline."""
     ax = new_axes(ax)
@@ -148,31 +172,29 @@ def breakdown_bars(table: TimeTable, shape: Shape, configs: dict[str, GemmConfig
             continue
         main = cost.time_us - cost.launch_us - cost.fill_us - cost.reduction_us
         left = 0.0
-        for part, value, color in (("launch", cost.launch_us, "#7f7f7f"), ("fill+drain", cost.fill_us, "#bcbd22"),
-                                   (f"main ({cost.bound})", main, "#1f77b4"), ("split-K reduce", cost.reduction_us,
-                                                                              "#d62728")):
-            ax.barh(y, value, left=left, color=color, edgecolor="white")
+        for part, value in (("launch", cost.launch_us), ("fill+drain", cost.fill_us), ("main", main),
+                            ("split-K reduce", cost.reduction_us)):
+            ax.barh(y, value, left=left, color=style.TIME_PART_COLORS[part], edgecolor=style.NEUTRALS["white"])
             left += value
         longest = max(longest, left)
         ax.text(left, y, f" {cost.time_us:.1f} us\n {cost.blocks} blocks, {cost.bound}", va="center", fontsize="small")
-    ax.axvline(table.roofline(shape), color="black", ls="--", lw=1, label="roofline")
-    ax.set_yticks(range(len(labels)), [f"{k}\n{configs[k].short()}" for k in labels], fontsize="small")
-    handles = [Patch(color=c, label=l) for l, c in (("launch", "#7f7f7f"), ("fill+drain", "#bcbd22"),
-                                                   ("main", "#1f77b4"), ("split-K reduce", "#d62728"))]
-    ax.legend(handles=handles + ax.get_legend_handles_labels()[0], fontsize="x-small", frameon=False,
-              loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=5)
+    ax.axvline(table.roofline(shape), color=style.ROOFLINE, ls="--", lw=1, label="roofline")
+    ax.set_yticks(range(len(labels)), [f"{k}\n{configs[k].short()}" for k in labels], fontsize=9)
+    handles = [Patch(color=c, label=part) for part, c in style.TIME_PART_COLORS.items()]
     ax.set_title(f"{shape.label()} on {table.gpu.name}: where the time goes", fontsize="medium")
     ax.set_xlabel("time (us)")
+    ax.set_ylabel("config")
     ax.set_xlim(0, 1.7 * max([longest, table.roofline(shape)]))
+    style.legend_below(ax, handles=handles + ax.get_legend_handles_labels()[0], fontsize="small", ncol=5)
     return ax
 
 
+@style.plot(counts=("y",))
 def launchability_bars(gpu_list: list[GPU], ax: Optional[Axes] = None) -> Axes:
     """Plot, per GPU, how many configs launch and why the others cannot (stacked bars)."""
     ax = new_axes(ax)
     space = gemm_config.config_space()
     kinds = ["launchable", "shared memory", "registers", "warp tiling"]
-    colors = {"launchable": "#2ca02c", **{k: shade for k, (_, shade) in REASON_HATCH.items()}}
     bottoms = np.zeros(len(gpu_list))
     counts = {k: np.zeros(len(gpu_list)) for k in kinds}
     for i, gpu in enumerate(gpu_list):
@@ -180,11 +202,16 @@ def launchability_bars(gpu_list: list[GPU], ax: Optional[Axes] = None) -> Axes:
             kind = gemm_config.problem_kind(gemm_config.launch_problem(config, gpu)) or "launchable"
             counts[kind][i] += 1
     for kind in kinds:
-        ax.bar([g.name for g in gpu_list], counts[kind], bottom=bottoms, color=colors[kind], label=kind)
+        ax.bar([g.name for g in gpu_list], counts[kind], bottom=bottoms, color=style.LAUNCH_COLORS[kind], label=kind)
         bottoms += counts[kind]
-    return finish(ax, f"Which of the {len(space)} configs can launch (first failing check)", "GPU", "configs")
+    style.integer_ticks(ax, "y")
+    finish(ax, f"Which of the {len(space)} configs can launch (first failing check)", "GPU", "configs",
+           legend=False)
+    style.legend_below(ax, ncol=4)
+    return ax
 
 
+@style.plot(counts=("x",))
 def bandwidth_plot(table: TimeTable, shape: Shape, ax: Optional[Axes] = None) -> Axes:
     """Plot each launchable config's achieved bandwidth (A + B + C bytes over its main time) against its block count.
 
@@ -196,25 +223,21 @@ def bandwidth_plot(table: TimeTable, shape: Shape, ax: Optional[Axes] = None) ->
     ok = table.launchable
     useful = 2.0 * (shape.M * shape.K + shape.K * shape.N + shape.M * shape.N)
     stages = np.array([c.num_stages for c in table.configs])
-    names = [str(s) for s in gemm_config.FIELDS["num_stages"]]
     for st in gemm_config.FIELDS["num_stages"]:
         pick = ok & (stages == st)
         ax.scatter(details["blocks"][pick], useful / details["main"][pick] / 1e12, s=6, alpha=0.5,
-                   color=color_for(str(st), names), label=f"{st} stages")
+                   color=style.STAGES_COLORS[str(st)], label=f"{st} stages")
     peak = table.gpu.hbm_bytes_per_s / 1e12
-    ax.axhline(peak, color="black", lw=1, label=f"peak {peak:.2f} TB/s")
-    ax.axhline(table.gpu.hbm_achievable_share * peak, color="black", ls="--", lw=1,
+    ax.axhline(peak, color=style.ROOFLINE, lw=1, label=f"peak {peak:.2f} TB/s")
+    ax.axhline(table.gpu.hbm_achievable_share * peak, color=style.ROOFLINE, ls="--", lw=1,
                label=f"achievable ({table.gpu.hbm_achievable_share:.0%})")
-    ax.axvline(table.gpu.sms, color="gray", ls=":", lw=1)
+    ax.axvline(table.gpu.sms, color=style.SM_LINE, ls=":", lw=1, label=f"{table.gpu.sms} SMs")
     ax.set_xscale("log", base=2)
     return finish(ax, f"{shape.label()}: achieved bandwidth of every config", "blocks launched (tiles x split_k)",
                   "bytes / main time (TB/s)")
 
 
-TIMING_MARKERS = {"graph": "o", "trace": "D", "per_call": "s", "back_to_back": "^"}
-"""One marker per timing method of toyhw.gemm.validate (a CUDA graph, a profiler trace, events per call, a run)."""
-
-
+@style.plot(counts=("x",))
 def wave_schedules_plot(table: TimeTable, config: GemmConfig, M: int, K: int, max_blocks: int = 420,
                         ax: Optional[Axes] = None) -> Axes:
     """Plot time against blocks for the data-parallel waves and the stream-K schedule of the same config.
@@ -224,7 +247,6 @@ def wave_schedules_plot(table: TimeTable, config: GemmConfig, M: int, K: int, ma
     """
     ax = new_axes(ax)
     tiles_m = math.ceil(M / config.block_m)
-    names = list(gemm_cost.SCHEDULES)
     labels = {"waves": "data-parallel waves (Triton's grid)", "stream_k": "stream-K (persistent, tail split)"}
     longest = 0.0
     for kind in gemm_cost.SCHEDULES:
@@ -235,43 +257,8 @@ def wave_schedules_plot(table: TimeTable, config: GemmConfig, M: int, K: int, ma
             times.append(cost.time_us)
         longest = max(longest, max(times))
         ax.plot(blocks, times, drawstyle="steps-post" if kind == "waves" else "default",
-                color=color_for(kind, names), label=labels[kind])
-    for wave in range(1, max_blocks // table.gpu.sms + 1):
-        ax.axvline(wave * table.gpu.sms, color="gray", ls=":", lw=1)
-    ax.text(table.gpu.sms, longest, f" {table.gpu.sms} SMs", va="top", fontsize="small", color="gray")
+                color=style.SCHEDULE_COLORS[kind], label=labels[kind])
+    _wave_lines(ax, table.gpu.sms, max_blocks)
+    style.integer_ticks(ax, "x")
     return finish(ax, f"Waves and stream-K on {table.gpu.name}: {config.short()}, M={M}, K={K}",
                   "blocks launched (tiles x split_k)", "time (us)")
-
-
-def validation_scatter(checks: list, ax: Optional[Axes] = None) -> Axes:
-    """Plot the model against published measurements: measured time (x) against the model's (y), log-log.
-
-    `checks` are toyhw.gemm.validate.Check objects. One colour per GPU, one marker per timing method, the line y = x
-    (the model exact) and the band from x / 1.25 to 1.25 x.
-    """
-    ax = new_axes(ax, figsize=(7.0, 5.6))
-    gpus = list(dict.fromkeys(c.measurement.gpu for c in checks))
-    timings = [t for t in TIMING_MARKERS if any(c.measurement.timing == t for c in checks)]
-    for gpu_name in gpus:
-        for timing in timings:
-            group = [c for c in checks if c.measurement.gpu == gpu_name and c.measurement.timing == timing]
-            if group:
-                ax.scatter([c.measurement.measured_us for c in group], [c.model_us for c in group], s=36,
-                           marker=TIMING_MARKERS[timing], color=color_for(gpu_name, gpus), edgecolors="black",
-                           linewidths=0.4, zorder=3)
-    values = [v for c in checks for v in (c.measurement.measured_us, c.model_us)]
-    line = np.logspace(math.log10(min(values) / 1.5), math.log10(max(values) * 1.5), 50)
-    ax.plot(line, line, color="black", lw=1, label="model = measured")
-    ax.fill_between(line, line / 1.25, line * 1.25, color="gray", alpha=0.15, label="within 1.25x")
-    for gpu_name in gpus:
-        ax.scatter([], [], color=color_for(gpu_name, gpus), marker="o", label=gpu_name)
-    for timing in timings:
-        ax.scatter([], [], color="white", edgecolors="black", marker=TIMING_MARKERS[timing],
-                   label=timing.replace("_", "-"))
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlim(line[0], line[-1])
-    ax.set_ylim(line[0], line[-1])
-    ax.set_aspect("equal")
-    return finish(ax, f"The model against {len(checks)} published GEMM timings", "measured time (us)",
-                  "model's time for the same benchmark (us)")
