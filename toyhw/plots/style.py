@@ -122,18 +122,6 @@ def mode_color(name: str) -> str:
     return MODE_COLORS.get(name) or extra_color(name)
 
 
-def color_for(name: str, names: Optional[list[str]] = None) -> str:
-    """Return the colour of `name` from the first table that knows it, else from its hash.
-
-    `names` is ignored (kept so callers of the old order-based rule still work): a colour never depends on which
-    other names a plot shows.
-    """
-    for table in TABLES.values():
-        if name in table:
-            return table[name]
-    return extra_color(name)
-
-
 def new_axes(ax: Optional[Axes] = None, figsize: tuple[float, float] = FIGSIZE) -> Axes:
     """Return `ax`, or the Axes of a new figure of the pack's default size."""
     if ax is not None:
