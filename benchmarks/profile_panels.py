@@ -3,8 +3,9 @@
 Run: .venv/bin/python benchmarks/profile_panels.py [--panels 01,03] [--repeats 5] [--label before]
                                                     [--out benchmarks/RESULTS.md] [--cprofile DIR]
 
-Builds every panel of notebooks 01-06 with the notebook's own arguments (after the computations the notebook runs
-before it, so its first draw is the one a student sees), then moves each control `--repeats` times the way
+Builds every panel of notebooks 01-07 (05 and 08 have none) with the notebook's own arguments (after the computations
+the notebook runs before it, its static figure of the panel's first state included, so its first draw is the one a
+student sees), then moves each control `--repeats` times the way
 bench_browser.py does (sliders five steps one way and one step back, the next dropdown option, one more / one fewer
 selected, the number one up, the other toggle) by setting the control's `.value`: the very path a browser move takes
 once the kernel has the new value. Around each move it times, with perf_counter wrappers installed on the panels' own
@@ -54,9 +55,12 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
 
 import results_md  # noqa: E402 - benchmarks/ is sys.path[0] when this script runs
-from toyhw import ablations, expert, fastp_study, gemm_config, gemm_cost, knobs, metrics, shapes  # noqa: E402
+from toyhw import metrics  # noqa: E402
+from toyhw.evolve import ablations, branch_check, targeting  # noqa: E402
+from toyhw.gemm import config as gemm_config, cost as gemm_cost, expert, shapes  # noqa: E402
+from toyhw.gemm.time_table import TimeTable  # noqa: E402
+from toyhw.kernels import knobs, study  # noqa: E402
 from toyhw.panels import common, evolution, fastp, gemm  # noqa: E402
-from toyhw.time_table import TimeTable  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 SECTION = "Where a move's time goes (in process)"
@@ -134,10 +138,11 @@ class Probe:
 
 def instrument(probe: Probe) -> None:
     """Wrap the functions a move goes through, where the panels look them up (module attributes, at call time)."""
-    for owner, names in ((fastp_study, ["one_shot", "fastp_curves", "best_possible_speedups", "task_kernel"]),
+    for owner, names in ((study, ["one_shot", "fastp_curves", "best_possible_speedups", "task_kernel"]),
                          (metrics, ["fast_p", "fast_p_curve"]),
-                         (ablations, ["targeting", "branch_row", "crashes", "context"]),
-                         (evolution, ["full_study", "simplify", "static_check_program", "render"]),
+                         (targeting, ["targeting"]), (branch_check, ["branch_row", "crashes"]),
+                         (ablations, ["context"]),
+                         (evolution, ["full_study", "simplify", "static_check", "render"]),
                          (gemm, ["shared_table"]), (shapes, ["layer_shape"]), (expert, ["expert_config"]),
                          (gemm_cost, ["gemm_time"]), (gemm_config, ["launch_problem"]),
                          (TimeTable, ["time", "oracle", "roofline"])):
@@ -185,19 +190,27 @@ class PanelCase:
 
 
 CASES = [
-    PanelCase("01", "task_explorer_panel", lambda: fastp_study.one_shot(230, 200),
+    PanelCase("01", "task_explorer_panel", lambda: study.one_shot(230, 200),
               lambda: fastp.task_explorer_panel(230, 200)),
-    PanelCase("01", "one_shot_panel", lambda: None, lambda: fastp.one_shot_panel(230, 200, p=1.0)),
+    PanelCase("01", "one_shot_panel", lambda: fastp.one_shot_figure(230, 200, 1.0),
+              lambda: fastp.one_shot_panel(230, 200, p=1.0)),
     PanelCase("02", "feedback_panel",
-              lambda: fastp_study.feedback_table(230, 200, MODES + [my_proposer], rounds=(5, 10, 20, 50)),
+              lambda: (study.fastp_curves(MODES, p=1.5, max_rounds=100),
+                       study.feedback_table(230, 200, MODES + [my_proposer], rounds=(5, 10, 20, 50)),
+                       fastp.feedback_figure(MODES + [my_proposer], 50, 1.0, MODES + ["my_proposer"], 230, 200)),
               lambda: fastp.feedback_panel(MODES, max_rounds=50, p=1.0, extra={"my_proposer": my_proposer})),
-    PanelCase("03", "gemm_panel", lambda: gemm.shared_table("H100"),
+    PanelCase("03", "gemm_panel",
+              lambda: gemm.explorer_figure("H100", "70B/8 qkv", 16, gemm_config.GemmConfig(16, 64, 128, 4, 3, 1)),
               lambda: gemm.gemm_panel(gpu="H100", layer="70B/8 qkv", M=16)),
-    PanelCase("04", "ablation_panel", lambda: (ablations.context(), evolution.full_study()),
+    PanelCase("04", "ablation_panel",
+              lambda: evolution.ablation_figure(["full", "fb_roofline", "no_feedback", "small_llm", "no_evolution"],
+                                                ablations.BUDGET, len(ablations.SEEDS)),
               lambda: evolution.ablation_panel(["full", "fb_roofline", "no_feedback", "small_llm", "no_evolution"])),
-    PanelCase("05", "feedback_panel", lambda: ablations.targeting(seed=0, budget=300),
+    PanelCase("06", "feedback_panel", lambda: evolution.feedback_figure(0, 300),
               lambda: evolution.feedback_panel(seed=0, budget=300)),
-    PanelCase("06", "branches_panel", lambda: ablations.branches(seeds=(0, 1, 2, 3, 4), budget=1000),
+    PanelCase("07", "branches_panel",
+              lambda: (branch_check.branches(seeds=(0, 1, 2, 3, 4), budget=1000), evolution.branches_figure(0, 1000),
+                       evolution.describe_latent(branch_check.branch_row(0, 1000, False))),
               lambda: evolution.branches_panel(seed=0, budget=1000)),
 ]
 
@@ -324,6 +337,7 @@ def profile_case(case: PanelCase, probe: Probe, repeats: int, cprofile_dir: Opti
     """Return the first draw and every move of one panel, its last figure drawn other ways, and the warm-up time."""
     start = time.perf_counter()
     case.before()
+    plt.close("all")  # the static figures the notebook showed before the panel (the inline backend closes them)
     before = time.perf_counter() - start
     profiler = cProfile.Profile() if cprofile_dir else None
     if profiler:
