@@ -412,6 +412,10 @@ def measure_page(page, notebook: str, repeats: int) -> list[Timing]:
     return timings
 
 
+KERNEL_TOYHW: set[str] = set()
+"""Where the notebooks' kernels imported toyhw from (the header says it: a stale install would measure other code)."""
+
+
 def measure_notebook(page, server, name: str, repeats: int) -> tuple[list[Timing], list[str]]:
     """Open, run and measure one notebook, then shut its kernel down; return its timings and any errors shown."""
     try:
@@ -421,6 +425,9 @@ def measure_notebook(page, server, name: str, repeats: int) -> tuple[list[Timing
         hooked = page.evaluate(_KERNEL_EXEC, [_KERNEL_HOOK, ""])
         if hooked:
             return [], [f"could not time the kernel: {hooked}"]
+        if name != TRIVIAL_NOTEBOOK:
+            where = page.evaluate(_KERNEL_EXEC, ["import toyhw", "toyhw.__file__"]).strip("'\"")
+            KERNEL_TOYHW.add(str(pathlib.Path(where).parent))
         return measure_page(page, name, repeats), []
     finally:
         with contextlib.suppress(Exception):
@@ -585,7 +592,9 @@ def main(argv: list[str]) -> int:
             browser.close()
     header = machine_header(args.label or None, argv, chromium, load, started)
     header.append(f"The run took {time.monotonic() - start:.0f} s; load average {os.getloadavg()[0]:.2f} (1 min) at "
-                  "its end." + (" JupyterLab ran with TCP_NODELAY on its websockets (`--tcp-nodelay`, a diagnosis: "
+                  "its end." + (f" The kernels imported toyhw from {', '.join(sorted(KERNEL_TOYHW))}."
+                                if KERNEL_TOYHW else "")
+                  + (" JupyterLab ran with TCP_NODELAY on its websockets (`--tcp-nodelay`, a diagnosis: "
                                 "`make lab` does not)." if args.tcp_nodelay else ""))
     text = report(timings, blocks, failures, header, args.repeats)
     print(text)
