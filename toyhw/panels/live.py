@@ -98,13 +98,19 @@ class Slot:
         self.ax = ax
         self.key: Any = _UNSET
 
-    def plot(self, key: Any, draw: Callable[[Axes], Any]) -> bool:
-        """Draw with `draw(ax)` into the emptied Axes unless it already shows `key`; return whether it re-plotted."""
+    def plot(self, key: Any, draw: Callable[[Axes], Any],
+             update: Optional[Callable[[Axes], bool]] = None) -> bool:
+        """Draw with `draw(ax)` into the emptied Axes unless it already shows `key`; return whether it changed.
+
+        `update(ax)`, if given, is tried first when the Axes already shows something: it changes the artists in place
+        to what `draw` would draw and returns True, or returns False having changed nothing (then `draw` runs).
+        """
         if self.key is not _UNSET and self.key == key:
             return False
-        self.key = _UNSET  # if `draw` raises, the next call re-plots whatever the key
-        clear(self.ax)
-        draw(self.ax)
+        shown, self.key = self.key, _UNSET  # if `draw` or `update` raises, the next call re-plots whatever the key
+        if update is None or shown is _UNSET or not update(self.ax):
+            clear(self.ax)
+            draw(self.ax)
         self.key = key
         return True
 
