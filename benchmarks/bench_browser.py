@@ -60,7 +60,8 @@ ROOT = HERE.parent
 BROWSER_TESTS = ROOT / "tests" / "browser"
 sys.path.insert(0, str(BROWSER_TESTS))
 
-import results_md  # noqa: E402 - benchmarks/ is sys.path[0] when this script runs
+import latency_notes  # noqa: E402 - benchmarks/ is sys.path[0] when this script runs
+import results_md  # noqa: E402
 import test_lab  # noqa: E402
 import widget_driver  # noqa: E402
 
@@ -487,16 +488,21 @@ def report(timings: list[Timing], baseline_blocks: list[list[Timing]], failures:
         f"| notebook | moves | {columns} | targets |",
         "|---" * 10 + "|",
     ]
+    missed: list[str] = []
     for notebook, moves in _group(timings, lambda t: t.notebook).items():
         med, worst, cells = _row(moves, base)
         misses = [f"median {med / base:.1f}x > {TARGET_MEDIAN:g}x"] if med / base > TARGET_MEDIAN else []
         misses += [f"worst {worst / base:.1f}x > {TARGET_WORST:g}x"] if worst / base > TARGET_WORST else []
         errors = sum(1 for t in moves if t.error)
         verdict = ("**MISSES**: " + ", ".join(misses)) if misses else "met"
+        missed += [notebook] if misses else []
         lines.append(f"| {notebook} | {len(moves)} | {cells} | {verdict}"
                      f"{f'; {errors} moves showed an error' if errors else ''} |")
     for notebook, problems in failures.items():
         lines.append(f"| {notebook} | 0 | | | | | | | | NOT MEASURED: {problems[0][:200]} |")
+    if missed:
+        lines += ["", "Why a notebook misses a target, and what it would take (benchmarks/latency_notes.py):", ""]
+        lines += [f"- **{notebook}**: {latency_notes.why(notebook)}" for notebook in missed]
     controls = _group(timings, lambda t: (t.notebook, t.panel, t.control))
     lines += ["", "### Per panel and control", "",
               f"Each control moved {repeats} times, slowest median first; **>{TARGET_MEDIAN:g}x** marks a median over "

@@ -3,9 +3,10 @@
 Why: notebook 06's feedback panel shows some 44 shapes twice (two series each, a grey span per stuck shape, a rotated
 label per shape) and every move changes all of them. Clearing and re-plotting made some 200 bar patches and 88 ticks
 afresh per move, each patch's data limits walked in Python: about as long as drawing the figure. Here the bars and
-ticks stay and only their values change; the spans move (more are made in the look of the first when wanted). The result is the figure the plot
-function would draw for the new values (tests/test_panels_live.py compares the pixels), so the plot functions stay
-the one place where the figure's look is decided: this module copies the look from the artists they made.
+ticks stay and only their values change; the spans move (more are made in the look of the first when wanted). The
+result is the figure the plot function would draw for the new values (tests/test_panels_live.py compares the pixels),
+and the plot functions stay the one place where the figure's look is decided: this module takes the look from the
+artists they made.
 """
 from __future__ import annotations
 
