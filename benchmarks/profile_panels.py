@@ -492,11 +492,12 @@ def report(results: list[tuple[PanelCase, list[Measured], list, float]], header:
         "",
         "Milliseconds in the kernel's process, per move (median over the control's moves; the first draw is one "
         "measurement). compute = toyhw's numbers (cached calls are cheap); build = making the figure and plotting "
-        "(plt.subplots, or clearing a kept figure's Axes and plotting into them, or updating their artists in "
-        "place); layout = every run of constrained layout; hidden pass = savefig's draw with rendering off that "
-        "precedes the real one (with one-pass drawing only the RGB conversion and base64 are left); draw = the Agg "
-        "draw that rasterizes, minus its layout; PNG = the zlib encoder; card = HTML card formatting; other = "
-        "widget state, plt.close. They add up to total. The browser adds the Jupyter round trip and the transfer of the PNG (base64, 4/3 of its bytes) to this.",
+        "(plt.subplots, or clearing a kept figure's Axes and plotting into them, or updating their artists in place); "
+        "layout = every run of constrained layout; hidden pass = savefig's draw with rendering off that precedes the "
+        "real one (with one-pass drawing only the RGB conversion and base64 are left); draw = the Agg draw that "
+        "rasterizes, minus its layout; PNG = the zlib encoder; card = HTML card formatting; other = widget state, "
+        "plt.close. They add up to total. The browser adds the Jupyter round trip and the transfer of the PNG (base64, "
+        "4/3 of its bytes) to this.",
         "",
         "| nb | panel | control | total | compute | build | layout | hidden pass | draw | PNG | card | other | PNG "
         "| pixels | called more than once per move |",
