@@ -11,7 +11,8 @@ Why each piece (issue 16; the measurements are in benchmarks/RESULTS.md):
   layout engine draws it twice (a hidden pass for the layout, then the real one).
 - An Axes is re-plotted (cleared, then drawn by the same `toyhw.plots` function as the static figure) only when what
   it shows changed (`Slot`): moving p in notebook 01 leaves the outcome bars alone.
-- The PNG is RGB: the figure is opaque, so the alpha channel only costs zlib time and bytes on the wire.
+- The PNG is RGB, at zlib's fastest level: the figure is opaque, so the alpha channel only costs zlib time and bytes
+  on the wire; a higher level compresses these plots little better and takes longer.
 
 A view's `show(...)` draws one state into the figure's Axes; the static figure of a notebook (made with pyplot so that
 the inline backend displays it) and the live panel call the same `show`, so both show the same content. A live figure
@@ -33,6 +34,10 @@ DPI = 120
 """Pixels per inch of a panel's PNG unless its view says otherwise. Each view picks its inches and DPI so that the PNG
 is 900 to 1100 pixels wide (the notebook column: the browser does not scale it) with text as large as the view's
 longest title allows (fewer inches at a higher DPI than the former 80 make every text larger on a projector)."""
+
+PNG_COMPRESS_LEVEL = 1
+"""zlib's fastest level: on these flat-coloured plots it takes about a third less time than PIL's default (6) for a
+PNG as small or smaller (zlib's longer searches find little more to match); the PNG only crosses a local websocket."""
 
 _UNSET = object()
 
@@ -133,7 +138,7 @@ def png_output(fig: Figure) -> dict:
     width, height = canvas.get_width_height(physical=True)
     image = PIL.Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
     buffer = io.BytesIO()
-    image.save(buffer, format="png")
+    image.save(buffer, format="png", compress_level=PNG_COMPRESS_LEVEL)
     return {
         "output_type": "display_data",
         "data": {"image/png": base64.b64encode(buffer.getvalue()).decode("ascii"),
