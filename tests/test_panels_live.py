@@ -90,7 +90,8 @@ def test_the_ablation_figure_kept_equals_new(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(ablations, "BUDGET", 60)
     _assert_kept_equals_new(evolution.AblationView, [
         lambda v: v.show(["full", "no_feedback"], 60, 2), lambda v: v.show(["full"], 40, 1),
-        lambda v: v.show(["no_feedback", "full"], 50, 2)])
+        lambda v: v.show(["no_feedback", "full"], 50, 2), lambda v: v.show(["no_feedback", "full"], 30, 1),
+        lambda v: v.show(["no_feedback", "full"], 60, 2)])  # the last two update the curves in place
 
 
 def test_a_failed_state_leaves_no_half_drawn_figure() -> None:

@@ -17,6 +17,7 @@ from matplotlib.figure import Figure
 from toyhw.checks import check_int
 from toyhw.evolve import ablations, branch_check, sweep, targeting, variants
 from toyhw.panels.common import connect, output_area, redraw
+from toyhw.panels.curves_in_place import update_score_curves
 from toyhw.panels.bars_in_place import update_bars
 from toyhw.panels.live import LiveFigure, Slot, new_figure, static_figure
 from toyhw.plots import evolution as evolution_plots
@@ -42,7 +43,11 @@ def full_study(progress: Optional[sweep.Progress] = None, workers: Optional[int]
 
 
 class AblationView:
-    """Score against proposed programs, one median line and min-max band per chosen variant."""
+    """Score against proposed programs, one median line and min-max band per chosen variant.
+
+    Moving the budget or the seeds updates the curves in place (toyhw.panels.curves_in_place); a new selection
+    re-plots.
+    """
 
     FIGSIZE, DPI = (8.0, 4.6), 120
 
@@ -55,7 +60,8 @@ class AblationView:
         check_int("budget", budget, 1, ablations.BUDGET, "the panel's runs have that many programs")
         check_int("n_seeds", n_seeds, 1, len(ablations.SEEDS), "the panel's runs have that many seeds")
         self.slot.plot((tuple(chosen), budget, n_seeds), lambda ax: evolution_plots.score_vs_programs(
-            full_study(), list(chosen), budget, n_seeds, ax=ax, all_variants=variants.available()))
+            full_study(), list(chosen), budget, n_seeds, ax=ax, all_variants=variants.available()),
+            lambda ax: update_score_curves(ax, full_study(), list(chosen), budget, n_seeds))
 
 
 def ablation_figure(chosen: Sequence[str], budget: int, n_seeds: int) -> Figure:
