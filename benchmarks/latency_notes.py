@@ -23,6 +23,11 @@ NOTES: dict[str, str] = {
         "and draws some 70 texts; moving BLOCK_M or BLOCK_N only moves the red box and re-plots the breakdown. The "
         "rest is matplotlib's per-text cost (constrained layout measures every label, the draw renders it). What it "
         "would take: fewer texts (no colorbar label or legend on the map), or drawing the map in the browser."),
+    "04": (
+        "ablation_panel: a new selection of variants re-plots its one Axes (a band of up to 1000 points and a median "
+        "line per variant, a secondary axis, a legend); budget and seeds update the curves in place "
+        "(toyhw/panels/curves_in_place.py). What is left is matplotlib laying out and drawing it, about 120 ms in "
+        "the kernel. What it would take: fewer texts or a plot drawn in the browser."),
     "06": (
         "feedback_panel (per-shape feedback): every move changes every bar, tick label and grey span of both Axes "
         "(the 44 shapes are sorted by the new run's scores). After the first draw they are updated in place "
