@@ -59,9 +59,10 @@ class AblationView:
         """Draw the `chosen` variants cut to `budget` programs and `n_seeds` seeds (checked first)."""
         check_int("budget", budget, 1, ablations.BUDGET, "the panel's runs have that many programs")
         check_int("n_seeds", n_seeds, 1, len(ablations.SEEDS), "the panel's runs have that many seeds")
+        study = full_study()
         self.slot.plot((tuple(chosen), budget, n_seeds), lambda ax: evolution_plots.score_vs_programs(
-            full_study(), list(chosen), budget, n_seeds, ax=ax, all_variants=variants.available()),
-            lambda ax: update_score_curves(ax, full_study(), list(chosen), budget, n_seeds))
+            study, list(chosen), budget, n_seeds, ax=ax, all_variants=variants.available()),
+            lambda ax: update_score_curves(ax, study, list(chosen), budget, n_seeds))
 
 
 def ablation_figure(chosen: Sequence[str], budget: int, n_seeds: int) -> Figure:
