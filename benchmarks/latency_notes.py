@@ -22,7 +22,9 @@ NOTES: dict[str, str] = {
         "Axes: the 5x5 map with its colorbar and legend and the three-config breakdown with its legend, then lays out "
         "and draws some 70 texts; moving BLOCK_M or BLOCK_N only moves the red box and re-plots the breakdown. The "
         "rest is matplotlib's per-text cost (constrained layout measures every label, the draw renders it). What it "
-        "would take: fewer texts (no colorbar label or legend on the map), or drawing the map in the browser."),
+        "would take: the tile map updated in place like notebook 06's bars (its cell values, texts and letters, the "
+        "colorbar kept; not done yet), fewer texts (no colorbar label or legend on the map), or the map drawn in the "
+        "browser."),
     "04": (
         "ablation_panel: a new selection of variants re-plots its one Axes (a band of up to 1000 points and a median "
         "line per variant, a secondary axis, a legend); budget and seeds update the curves in place "
