@@ -417,6 +417,12 @@ KERNEL_TOYHW: set[str] = set()
 """Where the notebooks' kernels imported toyhw from (the header says it: a stale install would measure other code)."""
 
 
+def _where(package: pathlib.Path) -> str:
+    """Return `package` as the header says it: "toyhw/ of this checkout" when it is this repository's (no file of the
+    pack names a place outside the repository), else its absolute path (a stale install, measuring other code)."""
+    return "toyhw/ of this checkout" if package.resolve() == ROOT / "toyhw" else str(package)
+
+
 def measure_notebook(page, server, name: str, repeats: int) -> tuple[list[Timing], list[str]]:
     """Open, run and measure one notebook, then shut its kernel down; return its timings and any errors shown."""
     try:
@@ -428,7 +434,7 @@ def measure_notebook(page, server, name: str, repeats: int) -> tuple[list[Timing
             return [], [f"could not time the kernel: {hooked}"]
         if name != TRIVIAL_NOTEBOOK:
             where = page.evaluate(_KERNEL_EXEC, ["import toyhw", "toyhw.__file__"]).strip("'\"")
-            KERNEL_TOYHW.add(str(pathlib.Path(where).parent))
+            KERNEL_TOYHW.add(_where(pathlib.Path(where).parent))
         return measure_page(page, name, repeats), []
     finally:
         with contextlib.suppress(Exception):
