@@ -22,12 +22,13 @@ import sys
 import time
 from typing import Optional
 
-import seed_script  # benchmarks/ is on sys.path when a script here runs
+import results_md  # benchmarks/ is on sys.path when a script here runs
+import seed_script
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent
 RESULTS = HERE / "RESULTS.md"
-HEADING = "## Command line: `python -m toyhw fastp` against the seed script (whole process)"
+HEADING = "Command line: `python -m toyhw fastp` against the seed script (whole process)"
 TOYHW = ["-m", "toyhw", "fastp"]
 
 
@@ -105,18 +106,6 @@ def report(figures: dict, imports: tuple, imports_before: Optional[tuple], repea
     return "\n".join(lines)
 
 
-def write_section(path: pathlib.Path, heading: str, body: str) -> None:
-    """Replace the `heading` section of the Markdown file at `path` (up to the next `## ` heading), or append it."""
-    text = path.read_text() if path.exists() else "# Benchmark results\n"
-    start = text.find(heading + "\n")
-    section = f"{heading}\n\n{body.strip()}\n"
-    if start < 0:
-        path.write_text(text.rstrip("\n") + "\n\n" + section)
-        return
-    end = text.find("\n## ", start + len(heading))
-    path.write_text(text[:start] + section + (text[end:] if end >= 0 else ""))
-
-
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     seed_script.add_option(parser)
@@ -130,9 +119,9 @@ def main(argv: list[str]) -> int:
     figures = measure(script, args.repeats, args.before)
     body = report(figures, import_breakdown(), import_breakdown(args.before.resolve()) if args.before else (None, []),
                   args.repeats)
-    print(f"{HEADING}\n\n{body}")
+    print(f"## {HEADING}\n\n{body}")
     if not args.no_write:
-        write_section(RESULTS, HEADING, body)
+        results_md.replace_section(RESULTS, HEADING, body)  # only its own section; the rest stays
     return 0
 
 

@@ -3,8 +3,9 @@
 Run: .venv/bin/python benchmarks/profile_panels.py [--panels 01,03] [--repeats 5] [--label before]
                                                     [--out benchmarks/RESULTS.md] [--cprofile DIR]
 
-Builds every panel of notebooks 01-06 with the notebook's own arguments (after the computations the notebook runs
-before it, so its first draw is the one a student sees), then moves each control `--repeats` times the way
+Builds every panel of notebooks 01-07 (05 and 08 have none) with the notebook's own arguments (after the computations
+the notebook runs before it, its static figure of the panel's first state included, so its first draw is the one a
+student sees), then moves each control `--repeats` times the way
 bench_browser.py does (sliders five steps one way and one step back, the next dropdown option, one more / one fewer
 selected, the number one up, the other toggle) by setting the control's `.value`: the very path a browser move takes
 once the kernel has the new value. Around each move it times, with perf_counter wrappers installed on the panels' own
@@ -51,16 +52,26 @@ import matplotlib.pyplot as plt  # noqa: E402
 import PIL.Image  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.axes._base import _AxesBase  # noqa: E402
 from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
 
 import results_md  # noqa: E402 - benchmarks/ is sys.path[0] when this script runs
-from toyhw import ablations, expert, fastp_study, gemm_config, gemm_cost, knobs, metrics, shapes  # noqa: E402
+from toyhw import metrics  # noqa: E402
+from toyhw.evolve import ablations, branch_check, targeting  # noqa: E402
+from toyhw.gemm import config as gemm_config, cost as gemm_cost, expert, shapes  # noqa: E402
+from toyhw.gemm.time_table import TimeTable  # noqa: E402
+from toyhw.kernels import knobs, study  # noqa: E402
 from toyhw.panels import common, evolution, fastp, gemm  # noqa: E402
-from toyhw.time_table import TimeTable  # noqa: E402
+
+try:
+    from toyhw.panels import live  # noqa: E402 - the kept figures of issue 16 (absent before)
+except ImportError:
+    live = None
 
 HERE = pathlib.Path(__file__).resolve().parent
 SECTION = "Where a move's time goes (in process)"
 PHASES = ("figure", "card", "encode")  # compute inside one of these is booked to it
+TIMED = PHASES + ("render", "layout", "png")  # kinds whose time is summed (a call inside one of its kind: counted only)
 
 
 class Probe:
@@ -76,6 +87,7 @@ class Probe:
         self.call_seconds: Counter[str] = Counter()
         self.last_figure: Optional[Figure] = None
         self.last_build: Optional[Callable[[], Figure]] = None  # the last figure's *_figure call, to rebuild it
+        self.last_show: Optional[tuple[Any, tuple, dict]] = None  # the last (view, args, kwargs) of a kept view's show
         self.png: list[tuple[int, tuple[int, int]]] = []  # (bytes, (width, height)) of each PNG this move
         self._phases: list[str] = []
         self._in_compute = False
@@ -98,26 +110,34 @@ class Probe:
             probe.calls[label] += 1
             if kind == "compute" and probe._in_compute:
                 return original(*args, **kwargs)  # inside another compute call: counted, its time is the caller's
+            if kind in TIMED and kind in probe._phases:
+                return original(*args, **kwargs)  # e.g. a static figure's view drawing: counted, timed by the caller
             if kind == "compute":
                 probe._in_compute = True
-            if kind in PHASES:
+            inside_render = "render" in probe._phases
+            if kind in TIMED:
                 probe._phases.append(kind)
             start = time.perf_counter()
             try:
                 result = original(*args, **kwargs)
             finally:
                 seconds = time.perf_counter() - start
-                if kind in PHASES:
+                if kind in TIMED:
                     probe._phases.pop()
                 if kind == "compute":
                     probe._in_compute = False
-                    probe.seconds[f"compute:{probe._phases[-1] if probe._phases else 'move'}"] += seconds
+                    phase = next((k for k in reversed(probe._phases) if k in PHASES), "move")
+                    probe.seconds[f"compute:{phase}"] += seconds
+                elif kind == "layout" and inside_render:
+                    probe.seconds["layout:render"] += seconds
                 elif kind != "count":
                     probe.seconds[kind] += seconds
                 probe.call_seconds[label] += seconds
             if kind == "figure" and isinstance(result, Figure):
                 probe.last_figure = result
                 probe.last_build = functools.partial(original, *args, **kwargs)
+            if kind == "figure" and name == "show":
+                probe.last_show = (args[0], args[1:], kwargs)
             if kind == "encode":
                 raw = base64.b64decode(result["data"]["image/png"])
                 probe.png.append((len(raw), PIL.Image.open(io.BytesIO(raw)).size))
@@ -132,30 +152,51 @@ class Probe:
         self._undo.clear()
 
 
+def _views() -> list[type]:
+    """Return the panels' view classes (toyhw.panels.live: a kept figure whose `show` draws a state), if any."""
+    return [v for module in (fastp, gemm, evolution) for v in vars(module).values()
+            if isinstance(v, type) and v.__module__ == module.__name__ and hasattr(v, "FIGSIZE") and hasattr(v, "show")]
+
+
 def instrument(probe: Probe) -> None:
-    """Wrap the functions a move goes through, where the panels look them up (module attributes, at call time)."""
-    for owner, names in ((fastp_study, ["one_shot", "fastp_curves", "best_possible_speedups", "task_kernel"]),
+    """Wrap the functions a move goes through, where the panels look them up (module attributes, at call time).
+
+    Written for the panels before and after issue 16: a function only one of them has is wrapped where it exists
+    (the *_figure functions that every move called, or the views a panel keeps and the PanelRace of notebook 02).
+    """
+    for owner, names in ((study, ["one_shot", "fastp_curves", "best_possible_speedups", "task_kernel",
+                                  "iterative_speedups"]),
                          (metrics, ["fast_p", "fast_p_curve"]),
-                         (ablations, ["targeting", "branch_row", "crashes", "context"]),
-                         (evolution, ["full_study", "simplify", "static_check_program", "render"]),
+                         (targeting, ["targeting"]), (branch_check, ["branch_row", "crashes"]),
+                         (ablations, ["context"]),
+                         (evolution, ["full_study", "simplify", "static_check", "render"]),
                          (gemm, ["shared_table"]), (shapes, ["layer_shape"]), (expert, ["expert_config"]),
                          (gemm_cost, ["gemm_time"]), (gemm_config, ["launch_problem"]),
-                         (TimeTable, ["time", "oracle", "roofline"])):
+                         (TimeTable, ["time", "oracle", "roofline"]),
+                         (getattr(fastp, "PanelRace", None), ["curves", "ceiling"])):
         for name in names:
-            probe.wrap(owner, name, "compute")
+            if owner is not None and hasattr(owner, name):
+                probe.wrap(owner, name, "compute")
     for owner, name in ((fastp, "one_shot_figure"), (fastp, "feedback_figure"), (gemm, "explorer_figure"),
                         (evolution, "ablation_figure"), (evolution, "feedback_figure"),
                         (evolution, "branches_figure")):
         probe.wrap(owner, name, "figure")
+    for view in _views():
+        probe.wrap(view, "__init__", "figure", f"{view.__name__}()")
+        probe.wrap(view, "show", "figure", f"{view.__name__}.show")
     probe.wrap(fastp, "describe_kernel", "card")
     probe.wrap(evolution, "describe_latent", "card")
-    probe.wrap(common, "figure_output", "encode")
+    if hasattr(common, "figure_output"):
+        probe.wrap(common, "figure_output", "encode")
+    if live is not None:
+        probe.wrap(live, "png_output", "encode")
     probe.wrap(FigureCanvasAgg, "draw", "render", "Agg draw")
+    probe.wrap(ConstrainedLayoutEngine, "execute", "layout", "constrained layout")
     probe.wrap(PIL.Image.Image, "save", "png", "PNG save")
     probe.wrap(plt, "subplots", "count", "plt.subplots")
     probe.wrap(Figure, "savefig", "count", "Figure.savefig")
     probe.wrap(Figure, "draw", "count", "Figure.draw")
-    probe.wrap(ConstrainedLayoutEngine, "execute", "count", "constrained layout")
+    probe.wrap(_AxesBase, "cla", "count", "Axes.cla")
 
 
 def my_proposer(feedback: knobs.RunFeedback, config: knobs.KernelConfig, rng) -> knobs.KernelConfig:
@@ -185,19 +226,27 @@ class PanelCase:
 
 
 CASES = [
-    PanelCase("01", "task_explorer_panel", lambda: fastp_study.one_shot(230, 200),
+    PanelCase("01", "task_explorer_panel", lambda: study.one_shot(230, 200),
               lambda: fastp.task_explorer_panel(230, 200)),
-    PanelCase("01", "one_shot_panel", lambda: None, lambda: fastp.one_shot_panel(230, 200, p=1.0)),
+    PanelCase("01", "one_shot_panel", lambda: fastp.one_shot_figure(230, 200, 1.0),
+              lambda: fastp.one_shot_panel(230, 200, p=1.0)),
     PanelCase("02", "feedback_panel",
-              lambda: fastp_study.feedback_table(230, 200, MODES + [my_proposer], rounds=(5, 10, 20, 50)),
+              lambda: (study.fastp_curves(MODES, p=1.5, max_rounds=100),
+                       study.feedback_table(230, 200, MODES + [my_proposer], rounds=(5, 10, 20, 50)),
+                       fastp.feedback_figure(MODES + [my_proposer], 50, 1.0, MODES + ["my_proposer"], 230, 200)),
               lambda: fastp.feedback_panel(MODES, max_rounds=50, p=1.0, extra={"my_proposer": my_proposer})),
-    PanelCase("03", "gemm_panel", lambda: gemm.shared_table("H100"),
+    PanelCase("03", "gemm_panel",
+              lambda: gemm.explorer_figure("H100", "70B/8 qkv", 16, gemm_config.GemmConfig(16, 64, 128, 4, 3, 1)),
               lambda: gemm.gemm_panel(gpu="H100", layer="70B/8 qkv", M=16)),
-    PanelCase("04", "ablation_panel", lambda: (ablations.context(), evolution.full_study()),
+    PanelCase("04", "ablation_panel",
+              lambda: evolution.ablation_figure(["full", "fb_roofline", "no_feedback", "small_llm", "no_evolution"],
+                                                ablations.BUDGET, len(ablations.SEEDS)),
               lambda: evolution.ablation_panel(["full", "fb_roofline", "no_feedback", "small_llm", "no_evolution"])),
-    PanelCase("05", "feedback_panel", lambda: ablations.targeting(seed=0, budget=300),
+    PanelCase("06", "feedback_panel", lambda: evolution.feedback_figure(0, 300),
               lambda: evolution.feedback_panel(seed=0, budget=300)),
-    PanelCase("06", "branches_panel", lambda: ablations.branches(seeds=(0, 1, 2, 3, 4), budget=1000),
+    PanelCase("07", "branches_panel",
+              lambda: (branch_check.branches(seeds=(0, 1, 2, 3, 4), budget=1000), evolution.branches_figure(0, 1000),
+                       evolution.describe_latent(branch_check.branch_row(0, 1000, False))),
               lambda: evolution.branches_panel(seed=0, budget=1000)),
 ]
 
@@ -297,21 +346,27 @@ def alternatives(build: Callable[[], Figure], repeats: int = 5) -> list[tuple[st
 
     def resave(frozen: bool) -> tuple[float, int]:
         fig = build()
-        fig.savefig(io.BytesIO(), format="png", dpi=common.DPI)
+        fig.savefig(io.BytesIO(), format="png", dpi=dpi)
         if frozen:
             fig.set_layout_engine("none")
-        result = _savefig_seconds(fig, dpi=common.DPI)
+        result = _savefig_seconds(fig, dpi=dpi)
         plt.close(fig)
         return result
 
+    dpi = getattr(common, "DPI", 80)
     ways: list[tuple[str, Callable[[], tuple[float, int]]]] = [
-        ("rebuild (today)", lambda: rebuild(dpi=common.DPI)),
-        ("rebuild, fixed layout", lambda: rebuild(dpi=common.DPI, fixed_layout=True)),
+        ("rebuild (today)", lambda: rebuild(dpi=dpi)),
+        ("rebuild, fixed layout", lambda: rebuild(dpi=dpi, fixed_layout=True)),
         ("re-save (update in place)", lambda: resave(False)),
         ("re-save, layout frozen", lambda: resave(True)),
         ("rebuild, dpi 64", lambda: rebuild(dpi=64)),
-        ("rebuild, PNG compress_level 1", lambda: rebuild(dpi=common.DPI, pil_kwargs={"compress_level": 1})),
+        ("rebuild, PNG compress_level 1", lambda: rebuild(dpi=dpi, pil_kwargs={"compress_level": 1})),
     ]
+    return _median_runs(ways, repeats)
+
+
+def _median_runs(ways: list[tuple[str, Callable[[], tuple[float, int]]]],
+                 repeats: int) -> list[tuple[str, float, int]]:
     rows = []
     for what, way in ways:
         runs = [way() for _ in range(repeats)]
@@ -319,12 +374,52 @@ def alternatives(build: Callable[[], Figure], repeats: int = 5) -> list[tuple[st
     return rows
 
 
+WAYS_KEPT = ("kept, nothing re-plotted = the panel's kept figure drawn again for the same state (one-pass draw with "
+             "its layout, and the PNG: the floor of a move); kept, every Axes re-plotted = the same figure with every "
+             "Axes cleared and drawn again (what a move that changes everything costs); new figure = a fresh view "
+             "built and drawn the same way (what keeping the figure saves); new figure, savefig = that saved with "
+             "savefig at the same DPI (a layout pass and a draw: what one-pass drawing saves).")
+
+
+def kept_alternatives(view: Any, args: tuple, kwargs: dict, repeats: int = 5) -> list[tuple[str, float, int]]:
+    """Return (what, median seconds, PNG bytes) of a kept view's last state drawn again in the ways WAYS_KEPT names."""
+    def timed_png(make_output: Callable[[], dict]) -> tuple[float, int]:
+        start = time.perf_counter()
+        shown = make_output()
+        return time.perf_counter() - start, len(base64.b64decode(shown["data"]["image/png"]))
+
+    def kept(replot: bool) -> tuple[float, int]:
+        figure = live.LiveFigure(type(view))
+        figure.view = view
+        if replot:
+            for slot in vars(view).values():
+                if isinstance(slot, live.Slot):
+                    slot.key = live._UNSET
+        return timed_png(lambda: figure.output(lambda v: v.show(*args, **kwargs)))
+
+    def new(savefig: bool) -> tuple[float, int]:
+        start = time.perf_counter()
+        fresh = type(view)(True)
+        fresh.show(*args, **kwargs)
+        if savefig:
+            size = _savefig_seconds(fresh.figure, dpi=fresh.figure.dpi)[1]
+        else:
+            size = len(base64.b64decode(live.png_output(fresh.figure)["data"]["image/png"]))
+        return time.perf_counter() - start, size
+
+    return _median_runs([("kept, nothing re-plotted", lambda: kept(False)),
+                         ("kept, every Axes re-plotted", lambda: kept(True)),
+                         ("new figure", lambda: new(False)), ("new figure, savefig", lambda: new(True))], repeats)
+
+
 def profile_case(case: PanelCase, probe: Probe, repeats: int, cprofile_dir: Optional[pathlib.Path]
                  ) -> tuple[list[Measured], list[tuple[str, float, int]], float]:
     """Return the first draw and every move of one panel, its last figure drawn other ways, and the warm-up time."""
     start = time.perf_counter()
     case.before()
+    plt.close("all")  # the static figures the notebook showed before the panel (the inline backend closes them)
     before = time.perf_counter() - start
+    probe.last_figure, probe.last_build, probe.last_show = None, None, None
     profiler = cProfile.Profile() if cprofile_dir else None
     if profiler:
         profiler.enable()
@@ -339,8 +434,10 @@ def profile_case(case: PanelCase, probe: Probe, repeats: int, cprofile_dir: Opti
         profiler.disable()
         cprofile_dir.mkdir(parents=True, exist_ok=True)
         profiler.dump_stats(str(cprofile_dir / f"{case.notebook}_{case.name}.pstats"))
-    build = probe.last_build
-    probe.last_figure, probe.last_build = None, None
+    build, show = probe.last_build, probe.last_show
+    probe.last_figure, probe.last_build, probe.last_show = None, None, None
+    if show is not None:
+        return found, kept_alternatives(*show), before
     return found, (alternatives(build) if build is not None else []), before
 
 
@@ -351,22 +448,27 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.0f}" if seconds >= 0.0095 else f"{seconds * 1e3:.1f}"
 
 
+COLUMNS = ("compute", "build", "layout", "hidden pass", "draw", "png", "card", "other")
+
+
 def _parts(m: Measured) -> dict[str, float]:
     """Split a measurement into the report's columns (they add up to its total).
 
-    savefig of a figure with a layout engine draws twice: a first pass with drawing disabled that runs constrained
-    layout and measures every text, then the real Agg draw. layout = that first pass (savefig minus Agg draw minus PNG;
-    base64 and BytesIO are in it too, well under a millisecond).
+    savefig of a figure with a layout engine draws twice: a hidden pass with drawing disabled that runs constrained
+    layout and measures every text, then the real Agg draw, which runs the layout again. layout = every constrained
+    layout run; hidden pass = the rest of encoding outside the Agg draw and the PNG encoder (savefig's hidden draw;
+    with one-pass drawing only the RGB conversion and base64 are left there); draw = the Agg draw minus its layout.
     """
     s = m.seconds
     compute = sum(v for k, v in s.items() if k.startswith("compute:"))
     build = s.get("figure", 0.0) - s.get("compute:figure", 0.0)
     card = s.get("card", 0.0) - s.get("compute:card", 0.0)
-    draw, png = s.get("render", 0.0), s.get("png", 0.0)
-    layout = s.get("encode", 0.0) - draw - png
-    other = m.total - compute - build - card - s.get("encode", 0.0)
-    return {"total": m.total, "compute": compute, "build": build, "layout": layout, "draw": draw, "png": png,
-            "card": card, "other": other}
+    render, png, encode = s.get("render", 0.0), s.get("png", 0.0), s.get("encode", 0.0)
+    layout_in, layout_out = s.get("layout:render", 0.0), s.get("layout", 0.0)
+    other = m.total - compute - build - card - encode
+    return {"total": m.total, "compute": compute, "build": build, "layout": layout_in + layout_out,
+            "hidden pass": encode - render - png - layout_out, "draw": render - layout_in, "png": png, "card": card,
+            "other": other}
 
 
 def _twice(moves: list[Measured]) -> str:
@@ -389,15 +491,17 @@ def report(results: list[tuple[PanelCase, list[Measured], list, float]], header:
     lines = header + [
         "",
         "Milliseconds in the kernel's process, per move (median over the control's moves; the first draw is one "
-        "measurement). compute = toyhw's numbers (cached calls are cheap); build = plt.subplots and plotting; "
-        "layout = savefig's first pass (constrained layout and text measurement, drawing disabled); draw = the Agg "
-        "draw that rasterizes; PNG = the zlib encoder; card = HTML card formatting; other = widget state, plt.close. "
-        "They add up to total. The browser adds the Jupyter round trip and the transfer of the PNG (base64, 4/3 of "
-        "its bytes) to this.",
+        "measurement). compute = toyhw's numbers (cached calls are cheap); build = making the figure and plotting "
+        "(plt.subplots, or clearing a kept figure's Axes and plotting into them, or updating their artists in place); "
+        "layout = every run of constrained layout; hidden pass = savefig's draw with rendering off that precedes the "
+        "real one (with one-pass drawing only the RGB conversion and base64 are left); draw = the Agg draw that "
+        "rasterizes, minus its layout; PNG = the zlib encoder; card = HTML card formatting; other = widget state, "
+        "plt.close. They add up to total. The browser adds the Jupyter round trip and the transfer of the PNG (base64, "
+        "4/3 of its bytes) to this.",
         "",
-        "| nb | panel | control | total | compute | build | layout | draw | PNG | card | other | PNG | pixels "
-        "| called more than once per move |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| nb | panel | control | total | compute | build | layout | hidden pass | draw | PNG | card | other | PNG "
+        "| pixels | called more than once per move |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for case, measured, _, before in results:
         groups: dict[str, list[Measured]] = {}
@@ -410,13 +514,13 @@ def report(results: list[tuple[PanelCase, list[Measured], list, float]], header:
             pixels = "{}x{}".format(*pngs[-1][1]) if pngs else ""
             name = case.name + (f" (warm-up before it {before * 1e3:.0f} ms)" if control == "first draw" else "")
             lines.append(f"| {case.notebook} | {name} | {control} | **{_ms(parts['total'])}** | "
-                         + " | ".join(_ms(parts[k]) for k in ("compute", "build", "layout", "draw", "png", "card",
-                                                               "other"))
+                         + " | ".join(_ms(parts[k]) for k in COLUMNS)
                          + f" | {size} | {pixels} | {_twice(moves)} |")
     settings = next((r[2] for r in results if r[2]), [])
     if settings:
+        ways = WAYS_KEPT if settings[0][0].startswith("kept") else WAYS
         lines += ["", "### Each panel's last figure drawn again in other ways", "",
-                  "ms (median of 5) and PNG KiB for the figure of the panel's last move. " + WAYS, "",
+                  "ms (median of 5) and PNG KiB for the figure of the panel's last move. " + ways, "",
                   "| nb | panel | " + " | ".join(what for what, *_ in settings) + " |",
                   "|---|---|" + "---|" * len(settings)]
     for case, _, alts, _ in results:
@@ -424,6 +528,13 @@ def report(results: list[tuple[PanelCase, list[Measured], list, float]], header:
             lines.append(f"| {case.notebook} | {case.name} | " + " | ".join(
                 f"{_ms(s)} ms, {b / 1024:.0f} KiB" for _, s, b in alts) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _dpis() -> str:
+    """Return the panels' DPI as the header says it: one for all (before issue 16), or each view's."""
+    if hasattr(common, "DPI"):
+        return f"the panels' DPI {common.DPI}"
+    return "each view's DPI (" + ", ".join(f"{v.__name__} {v.DPI}" for v in _views()) + ")"
 
 
 def main(argv: list[str]) -> int:
@@ -457,7 +568,7 @@ def main(argv: list[str]) -> int:
               f"Machine: {cores} cores usable, load average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} (1 / 5 / 15 "
               f"min) at the start, {os.getloadavg()[0]:.2f} (1 min) at the end; "
               f"{time.strftime('%Y-%m-%d %H:%M UTC', started)} (start); matplotlib {matplotlib.__version__} (Agg), "
-              f"PNG at the panels' DPI {common.DPI}; the run took {time.perf_counter() - start:.0f} s."]
+              f"PNG at {_dpis()}; the run took {time.perf_counter() - start:.0f} s."]
     text = report(results, header)
     print(text)
     results_md.replace_section(args.out, SECTION + (f" — {args.label}" if args.label else ""), text)

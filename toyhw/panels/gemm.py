@@ -1,9 +1,12 @@
 """The widget panel of notebook 03: pick a GPU, a layer, M (log slider) and config fields; see the tile map and where
-the time goes for the oracle, the expert and your config."""
+the time goes for the oracle, the expert and your config.
+
+The figure is a view (toyhw.panels.live): the static figure and the live panel share its code. The tile map depends on
+neither BLOCK_M nor BLOCK_N, so moving those only moves the red box there and re-plots the breakdown.
+"""
 from __future__ import annotations
 
 import ipywidgets as widgets
-import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
@@ -12,6 +15,7 @@ from toyhw.gemm.config import GemmConfig
 from toyhw.gemm.gpu import gpu_names
 from toyhw.panels.common import connect, output_area
 from toyhw.panels.common import redraw
+from toyhw.panels.live import LiveFigure, Slot, new_figure, static_figure
 from toyhw.plots import gemm as gemm_plots
 from toyhw.plots.style import YOURS
 from toyhw.gemm.time_table import shared_table
@@ -19,19 +23,36 @@ from toyhw.gemm.time_table import shared_table
 PANEL_LAYERS = list(shapes.LAYERS) + list(shapes.NEW_LAYERS)
 
 
+class ExplorerView:
+    """The tile map with your tile boxed in red (left) and where the time goes for three configs (right)."""
+
+    FIGSIZE, DPI = (11.0, 5.0), 96
+
+    def __init__(self, live: bool) -> None:
+        self.figure = new_figure(self.FIGSIZE, live, self.DPI)
+        left, right = self.figure.subplots(1, 2, gridspec_kw={"width_ratios": [1.1, 1]})
+        self.left, self.right = Slot(left), Slot(right)
+        self.box: Rectangle | None = None
+
+    def show(self, gpu: str, layer: str, M: int, config: GemmConfig) -> None:
+        """Draw `config` on `layer` at M tokens on `gpu`."""
+        table = shared_table(gpu)
+        shape = shapes.layer_shape(layer, M)
+        tile = (gpu, layer, M, config.block_k, config.num_warps, config.num_stages, config.split_k)
+        if self.left.plot(tile, lambda ax: gemm_plots.tile_map(table, shape, config.block_k, config.num_warps,
+                                                               config.num_stages, config.split_k, ax=ax)):
+            self.box = self.left.ax.add_patch(Rectangle((0, 0), 1, 1, fill=False, edgecolor=YOURS, lw=2.5, zorder=4))
+        i = gemm_config.FIELDS["block_m"].index(config.block_m)
+        j = gemm_config.FIELDS["block_n"].index(config.block_n)
+        self.box.set_xy((j - 0.5, i - 0.5))
+        self.right.plot((gpu, layer, M, config), lambda ax: gemm_plots.breakdown_bars(
+            table, shape, {"oracle": table.oracle(shape)[0], "expert": expert.expert_config(shape),
+                           "yours (red box)": config}, ax=ax))
+
+
 def explorer_figure(gpu: str, layer: str, M: int, config: GemmConfig) -> Figure:
     """Return the tile map for `config`'s BK, warps, stages and split-K (left) and the time breakdown (right)."""
-    table = shared_table(gpu)
-    shape = shapes.layer_shape(layer, M)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(14, 5.2), layout="constrained",
-                                      gridspec_kw={"width_ratios": [1.1, 1]})
-    gemm_plots.tile_map(table, shape, config.block_k, config.num_warps, config.num_stages, config.split_k, ax=left)
-    i = gemm_config.FIELDS["block_m"].index(config.block_m)
-    j = gemm_config.FIELDS["block_n"].index(config.block_n)
-    left.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=YOURS, lw=2.5, zorder=4))
-    gemm_plots.breakdown_bars(table, shape, {"oracle": table.oracle(shape)[0], "expert": expert.expert_config(shape),
-                                             "yours (red box)": config}, ax=right)
-    return fig
+    return static_figure(ExplorerView(live=False), lambda view: view.show(gpu, layer, M, config))
 
 
 def _choice(field: str, value: int, description: str) -> widgets.Dropdown:
@@ -55,11 +76,13 @@ def gemm_panel(gpu: str = "H100", layer: str = "70B/8 qkv", M: int = 16,
         "num_stages": _choice("num_stages", config.num_stages, "stages"),
         "split_k": _choice("split_k", config.split_k, "split_k"),
     }
-    out = output_area("540px")
+    out = output_area("545px")
+    live = LiveFigure(ExplorerView)
 
     def update() -> None:
         chosen = GemmConfig(**{name: box.value for name, box in fields.items()})
-        redraw(out, lambda: explorer_figure(gpu_box.value, layer_box.value, max(1, round(m_slider.value)), chosen))
+        redraw(out, lambda: live.output(
+            lambda view: view.show(gpu_box.value, layer_box.value, max(1, round(m_slider.value)), chosen)))
 
     connect([gpu_box, layer_box, m_slider, *fields.values()], update)
     update()
