@@ -7,10 +7,12 @@ Dask's `Client.get_executor()` and Ray's executors implement the same interface.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import dataclasses
 import os
 import signal
-from typing import Callable, Iterable, Optional, Sequence
+import threading
+from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 from toyhw import checks
 from toyhw.evolve import ablations
@@ -87,7 +89,8 @@ def run_grid(jobs: Sequence[Job], executor: Optional[concurrent.futures.Executor
     pool = executor or concurrent.futures.ProcessPoolExecutor(max_workers=min(workers or default_workers(), total),
                                                               initializer=_ignore_interrupts)
     try:
-        futures = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
+        with _ctrl_c_held():  # the first submit forks the workers
+            futures = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
         results: list[Optional[RunSummary]] = [None] * total
         for future in concurrent.futures.as_completed(futures):
             results[futures[future]] = future.result()
@@ -101,6 +104,26 @@ def run_grid(jobs: Sequence[Job], executor: Optional[concurrent.futures.Executor
         if own:
             pool.shutdown(cancel_futures=True)
     return results  # type: ignore[return-value]
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) back while the block runs; it is raised as KeyboardInterrupt when the block ends.
+
+    Why: forking a worker runs fork handlers in the parent (logging's among them), and a KeyboardInterrupt raised
+    inside one is reported as "Exception ignored" and dropped: a Ctrl-C that came just as the workers started was
+    lost and the sweep ran on (about one try in 25 with Ctrl-C at the moment the progress bar appeared). A blocked
+    SIGINT waits, and is raised on unblocking, inside run_grid's handler, which stops the workers. Only the main
+    thread receives Python's signals, so elsewhere this does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _ignore_interrupts() -> None:
