@@ -16,6 +16,7 @@ from toyhw.gemm.gpu import gpu_names
 from toyhw.panels.common import connect, output_area
 from toyhw.panels.common import redraw
 from toyhw.panels.live import LiveFigure, Slot, new_figure, static_figure
+from toyhw.panels.tile_map_in_place import update_tile_map
 from toyhw.plots import gemm as gemm_plots
 from toyhw.plots.style import YOURS
 from toyhw.gemm.time_table import shared_table
@@ -39,8 +40,10 @@ class ExplorerView:
         table = shared_table(gpu)
         shape = shapes.layer_shape(layer, M)
         tile = (gpu, layer, M, config.block_k, config.num_warps, config.num_stages, config.split_k)
-        if self.left.plot(tile, lambda ax: gemm_plots.tile_map(table, shape, config.block_k, config.num_warps,
-                                                               config.num_stages, config.split_k, ax=ax)):
+        fields = (config.block_k, config.num_warps, config.num_stages, config.split_k)
+        self.left.plot(tile, lambda ax: gemm_plots.tile_map(table, shape, *fields, ax=ax),
+                       lambda ax: update_tile_map(ax, table, shape, *fields))
+        if self.box is None or self.box not in self.left.ax.patches:  # a new or re-plotted map: box it again
             self.box = self.left.ax.add_patch(Rectangle((0, 0), 1, 1, fill=False, edgecolor=YOURS, lw=2.5, zorder=4))
         i = gemm_config.FIELDS["block_m"].index(config.block_m)
         j = gemm_config.FIELDS["block_n"].index(config.block_n)

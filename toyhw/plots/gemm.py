@@ -1,6 +1,7 @@
 """Plots of the GEMM cost model (notebook 03 and its panel): roofline, tile map, waves, padding, best configs."""
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Callable, Optional
 
@@ -52,34 +53,71 @@ def roofline_chart(table: TimeTable, shape_list: list[Shape], ax: Optional[Axes]
                   "arithmetic intensity 2MNK / bytes (FLOP/byte)", "achieved (TFLOP/s)")
 
 
-@style.plot()
-def tile_map(table: TimeTable, shape: Shape, block_k: int, num_warps: int, num_stages: int, split_k: int,
-             ax: Optional[Axes] = None) -> Axes:
-    """Plot time over (BLOCK_M, BLOCK_N) for the other fields fixed; unlaunchable cells lettered by reason."""
-    ax = new_axes(ax)
+@dataclasses.dataclass(frozen=True)
+class TileCell:
+    """One cell of the tile map: its time (or the letter of why it cannot launch), the text's look, and the shade
+    behind an unlaunchable cell (None for a launchable one)."""
+
+    i: int
+    j: int
+    text: str
+    color: str
+    fontsize: float
+    weight: str
+    shade: Optional[str]
+
+
+def tile_cells(table: TimeTable, shape: Shape, block_k: int, num_warps: int, num_stages: int,
+               split_k: int) -> tuple[np.ndarray, list[TileCell]]:
+    """Return the tile map's speeds (oracle time / time, NaN where no config launches; rows BLOCK_M, columns BLOCK_N)
+    and its cells in drawing order. One function for the plot and for the panel's in-place update
+    (toyhw.panels.tile_map_in_place), so both always show the same cells."""
     bms, bns = gemm_config.FIELDS["block_m"], gemm_config.FIELDS["block_n"]
     best = table.oracle(shape)[1]
     speed = np.full((len(bms), len(bns)), np.nan)
+    cells = []
     for i, bm in enumerate(bms):
         for j, bn in enumerate(bns):
             config = GemmConfig(bm, bn, block_k, num_warps, num_stages, split_k)
             t = table.time(config, shape)
             if math.isfinite(t):
                 speed[i, j] = best / t
-                ax.text(j, i, f"{t:.0f}" if t >= 100 else f"{t:.3g}", ha="center", va="center", fontsize=8,
-                        color="white" if best / t < 0.5 else "black")
+                cells.append(TileCell(i, j, f"{t:.0f}" if t >= 100 else f"{t:.3g}",
+                                      "white" if best / t < 0.5 else "black", 8, "normal", None))
             else:
                 kind = gemm_config.problem_kind(gemm_config.launch_problem(config, table.gpu))
                 letter, shade = REASON_HATCH[kind]
-                ax.add_patch(_cell(i, j, shade))
-                ax.text(j, i, letter, ha="center", va="center", fontsize=10, color="white", weight="bold")
+                cells.append(TileCell(i, j, letter, "white", 10, "bold", shade))
+    return speed, cells
+
+
+def tile_map_title(shape: Shape, block_k: int, num_warps: int, num_stages: int, split_k: int) -> str:
+    return (f"{shape.label()}: time (us) per tile\nBLOCK_K={block_k}, warps={num_warps}, stages={num_stages}, "
+            f"split_k={split_k}")
+
+
+TILE_CELL = "tile cell"
+"""The gid of an unlaunchable cell's shade (so an in-place update finds them among the Axes' patches)."""
+
+
+@style.plot()
+def tile_map(table: TimeTable, shape: Shape, block_k: int, num_warps: int, num_stages: int, split_k: int,
+             ax: Optional[Axes] = None) -> Axes:
+    """Plot time over (BLOCK_M, BLOCK_N) for the other fields fixed; unlaunchable cells lettered by reason."""
+    ax = new_axes(ax)
+    speed, cells = tile_cells(table, shape, block_k, num_warps, num_stages, split_k)
+    for cell in cells:
+        if cell.shade is not None:
+            ax.add_patch(tile_cell_shade(cell.i, cell.j, cell.shade))
+        ax.text(cell.j, cell.i, cell.text, ha="center", va="center", fontsize=cell.fontsize, color=cell.color,
+                weight=cell.weight)
     image = ax.imshow(speed, cmap="viridis", norm=mcolors.Normalize(0, 1), origin="lower", aspect="auto")
     ax.figure.colorbar(image, ax=ax, label="oracle time / time\n(1 = as fast as the best config)")
+    bms, bns = gemm_config.FIELDS["block_m"], gemm_config.FIELDS["block_n"]
     ax.set_xticks(range(len(bns)), [str(b) for b in bns])
     ax.set_yticks(range(len(bms)), [str(b) for b in bms])
     handles = [Patch(color=shade, label=f"{letter} = {kind}") for kind, (letter, shade) in REASON_HATCH.items()]
-    ax.set_title(f"{shape.label()}: time (us) per tile\nBLOCK_K={block_k}, warps={num_warps}, stages={num_stages}, "
-                 f"split_k={split_k}", fontsize="medium")
+    ax.set_title(tile_map_title(shape, block_k, num_warps, num_stages, split_k), fontsize="medium")
     ax.set_xlabel("BLOCK_N (columns of C per block)")
     ax.set_ylabel("BLOCK_M (rows of C per block)")
     style.legend_below(ax, handles=handles, fontsize="small", ncol=3, title="cannot launch:",
@@ -87,8 +125,9 @@ def tile_map(table: TimeTable, shape: Shape, block_k: int, num_warps: int, num_s
     return ax
 
 
-def _cell(i: int, j: int, color: str) -> Rectangle:
-    return Rectangle((j - 0.5, i - 0.5), 1, 1, color=color, zorder=2)
+def tile_cell_shade(i: int, j: int, color: str) -> Rectangle:
+    """Return the shade of an unlaunchable cell (row i, column j) of the tile map."""
+    return Rectangle((j - 0.5, i - 0.5), 1, 1, color=color, zorder=2, gid=TILE_CELL)
 
 
 def _wave_lines(ax: Axes, sms: int, max_blocks: int) -> None:
