@@ -18,13 +18,13 @@ NOTES: dict[str, str] = {
         "golden digests), or every round count 1-200 precomputed per mode when the panel opens (tens of seconds of "
         "CPU in a background thread that would slow every other move while it runs)."),
     "03": (
-        "gemm_panel: a move that changes the tile map (GPU, layer, M, BLOCK_K, warps, stages, split_k) re-plots both "
-        "Axes: the 5x5 map with its colorbar, its legend and its 1100-pixel-wide figure (issue 10's readable labels) and the three-config breakdown with its legend, then lays out "
-        "and draws some 70 texts; moving BLOCK_M or BLOCK_N only moves the red box and re-plots the breakdown. The "
-        "rest is matplotlib's per-text cost (constrained layout measures every label, the draw renders it). What it "
-        "would take: the tile map updated in place like notebook 06's bars (its cell values, texts and letters, the "
-        "colorbar kept; not done yet), fewer texts (no colorbar label or legend on the map), or the map drawn in the "
-        "browser."),
+        "gemm_panel: every move re-plots the three-config breakdown (bars, labels, legend) and lays out and draws the "
+        "whole 1056x480 figure again: the tile map's 25 cell texts, its colorbar and legend, some 70 texts in all "
+        "(issue 10 made them readable, and the figure wider); the tile map itself is updated in place "
+        "(toyhw/panels/tile_map_in_place.py). What is left is matplotlib's per-text cost: constrained layout "
+        "measuring every label (about a quarter of a move in process) and the Agg draw rendering it (about half). "
+        "What it would take: the breakdown updated in place too, a layout kept between moves (the margins follow the "
+        "bar labels, so it would have to be checked per move), fewer texts, or the map drawn in the browser."),
     "04": (
         "ablation_panel: a new selection of variants re-plots its one Axes (a band of up to 1000 points and a median "
         "line per variant, a secondary axis, a legend); budget and seeds update the curves in place "
