@@ -24,6 +24,7 @@ from toyhw.evolve import (ablations, branch_check, proposal_trace, solutions as 
 from toyhw.gemm import cost as gemm_cost, report as gemm_report, shapes as gemm_shapes, validate
 from toyhw.kernels import failures, knobs, solutions as kernel_solutions, study
 from prose.phrasing import holds as _holds, f2 as _f2, f3 as _f3, pct as _pct, value_range as _range, ordinal as _ordinal
+from prose.study_figures import study_figures
 
 SEED, N = study.SEED_TASK_SEED, study.SEED_N_TASKS
 MODES = ["resample", "scalar", "explain", "suggest"]
@@ -272,19 +273,13 @@ def phrases() -> dict[str, str]:
 
     # ---------- lecture 14
     ctx = ablations.context()
-    st = ablations.ablation_study(variants.available(), ablations.SEEDS, ablations.BUDGET)
-    runs = st.runs
-    hist = {n: st.histories(n) for n in runs}
-    final = {n: np.array([r.final for r in runs[n]]) for n in runs}
-    med = {n: float(np.median(final[n])) for n in runs}
-    at = lambda n, b: float(np.median(hist[n][:, b - 1]))  # noqa: E731
-    share = {n: ablations.headroom_share(med[n], ctx.oracle_train) for n in runs}
+    figures = study_figures()
+    st, runs, final = figures.study, figures.study.runs, figures.final
+    med, test, share, kruns, pos = figures.med, figures.test, figures.share, figures.kernel_runs, figures.pos
+    at = figures.at
     lo, hi = final["full"].min(), final["full"].max()
-    pos = {n: tables.spread_position(st, n) for n in runs}
-    kruns = {n: int(np.median([r.bench_runs for r in runs[n]])) for n in runs}
     lecture = list(variants.SEED_VARIANTS)
     ranks = tables.rank_frame(st)
-    test = {n: float(np.median([r.test for r in runs[n]])) for n in runs}
     tests = {n: [r.test for r in runs[n]] for n in runs}
     pairs = [(a, b) for i, a in enumerate(runs) for b in list(runs)[i + 1:]]
     overlapping = [(a, b) for a, b in pairs if max(tests[a]) >= min(tests[b]) and max(tests[b]) >= min(tests[a])]

@@ -14,11 +14,12 @@ from collections import Counter
 import numpy as np
 
 from toyhw import data
-from toyhw.evolve import (ablations, database, evaluator as evaluator_lib, loop, proposal_trace, solutions, tables, variants)
+from toyhw.evolve import (ablations, database, evaluator as evaluator_lib, loop, proposal_trace, solutions, tables)
 from toyhw.evolve.evaluator import geomean_speedup
 from toyhw.evolve.shape_times import ShapeTimes
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import expert_program, firing_rule
+from prose.study_figures import study_figures
 from prose.phrasing import holds as _holds, f3 as _f3, pct as _pct, ordinal as _ordinal
 
 SHOWN = ["full", "fb_roofline", "no_feedback", "small_llm", "no_evolution"]
@@ -83,17 +84,11 @@ PARAMETERS = [
 @functools.lru_cache(maxsize=None)
 def phrases() -> dict[str, str]:
     ctx = ablations.context()
-    study = ablations.ablation_study(variants.available(), ablations.SEEDS, ablations.BUDGET)
-    runs = study.runs
-    hist = {n: study.histories(n) for n in runs}
-    final = {n: np.array([r.final for r in runs[n]]) for n in runs}
-    med = {n: float(np.median(final[n])) for n in runs}
-    test = {n: float(np.median([r.test for r in runs[n]])) for n in runs}
-    share = {n: ablations.headroom_share(med[n], ctx.oracle_train) for n in runs}
-    at = lambda n, b: float(np.median(hist[n][:, b - 1]))  # noqa: E731 - the median after b programs
+    figures = study_figures()
+    study, runs, hist, final = figures.study, figures.study.runs, figures.hist, figures.final
+    med, test, share, kernel_runs, pos = figures.med, figures.test, figures.share, figures.kernel_runs, figures.pos
+    at = figures.at  # the median after b programs
     lo, hi = final["full"].min(), final["full"].max()
-    kernel_runs = {n: int(np.median([r.bench_runs for r in runs[n]])) for n in runs}
-    pos = {n: tables.spread_position(study, n) for n in runs}
     table_rows = {r["variant"]: r for r in ablations.seed_table(study)}
     seeds = ablations.SEEDS
 
