@@ -112,25 +112,11 @@ def _on_a_terminal(args: list[str]) -> Iterator[tuple[subprocess.Popen, int]]:
         yield proc, reader
 
 
-def _read_all(fd: int) -> str:
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:  # the terminal's other end closed
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(fd)
-    return b"".join(chunks).decode(errors="replace")
-
-
 def test_a_long_ablation_shows_progress_on_a_terminal():
     with _on_a_terminal(["ablations", "--seeds", "0,1", "--budget", "30", "--variants", "full,no_cascade"]) as (
             proc, terminal):
-        err = _read_all(terminal)
-        assert proc.wait(timeout=120) == 0 and b"oracle (best config per shape)" in proc.stdout.read()
+        err = interrupt.read_until_closed(terminal, timeout=120)
+        assert proc.wait(timeout=60) == 0 and b"oracle (best config per shape)" in interrupt.read_pipe(proc.stdout)
     assert "evolution runs" in err and "4/4" in err and "Traceback" not in err
 
 
@@ -141,6 +127,17 @@ def test_ctrl_c_stops_an_ablation_with_one_line_and_exit_130(workers):
         shown = interrupt.wait_for_text(terminal, "evolution runs")  # the runs have started (they would take hours)
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=60) == 130
-        err = shown + _read_all(terminal)
+        err = shown + interrupt.read_until_closed(terminal)  # fails if a worker outlived the command
         assert err.rstrip().endswith("python -m toyhw ablations: interrupted") and "Traceback" not in err
-        assert proc.stdout.read() == b""
+        assert interrupt.read_pipe(proc.stdout) == b""
+
+
+def test_ctrl_c_while_workers_compute_ends_them_too():
+    """The workers ignore Ctrl-C (one message, not one traceback per worker): the command must end them itself."""
+    with _on_a_terminal(["ablations", "--seeds", ",".join(map(str, range(40))), "--budget", "20000",
+                         "--workers", "2"]) as (proc, terminal):
+        interrupt.wait_until_workers_compute(proc, 2)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 130
+        err = interrupt.read_until_closed(terminal)  # fails if a worker outlived the command
+        assert err.rstrip().endswith("python -m toyhw ablations: interrupted") and "Traceback" not in err

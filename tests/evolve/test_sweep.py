@@ -1,6 +1,10 @@
 """Sweeps give identical results serially, on local processes, and on a (local) Dask cluster."""
 import concurrent.futures
 import multiprocessing
+import os
+import signal
+import threading
+import time
 
 import pytest
 
@@ -61,3 +65,29 @@ def test_a_bad_grid_is_refused_before_anything_runs(variants, budgets, error, ma
 def test_bad_worker_count_is_refused():
     with pytest.raises(ValueError, match="workers = 0 is not allowed"):
         sweep.run_grid(JOBS, workers=0)
+
+
+def test_a_ctrl_c_while_workers_fork_waits_until_they_are_recorded():
+    """While the pool forks its workers, a Ctrl-C is noted, not raised; it is raised once the block ends.
+
+    Another thread that does not block SIGINT is running, like the progress bar's monitor: a SIGINT sent to the process
+    then reaches that thread, so blocking SIGINT in the main thread would not hold it back (KeyboardInterrupt mid-fork
+    left a worker running after Ctrl-C)."""
+    stop, reached_the_end = threading.Event(), False
+    other = threading.Thread(target=stop.wait, daemon=True)
+    other.start()
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)  # CI may start pytest with SIGINT ignored
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with sweep._ctrl_c_held():
+                os.kill(os.getpid(), signal.SIGINT)
+                for _ in range(10_000):  # Python checks for signals between bytecodes: it had every chance to raise
+                    pass
+                time.sleep(0.05)
+                reached_the_end = True
+            pytest.fail("the held Ctrl-C was dropped")
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+    finally:
+        signal.signal(signal.SIGINT, inherited)
+        stop.set()
+    assert reached_the_end

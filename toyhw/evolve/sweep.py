@@ -108,22 +108,30 @@ def run_grid(jobs: Sequence[Job], executor: Optional[concurrent.futures.Executor
 
 @contextlib.contextmanager
 def _ctrl_c_held() -> Iterator[None]:
-    """Hold Ctrl-C (SIGINT) back while the block runs; it is raised as KeyboardInterrupt when the block ends.
+    """Hold Ctrl-C (SIGINT) back while the block runs; if it came, act on it (KeyboardInterrupt) when the block ends.
 
-    Why: forking a worker runs fork handlers in the parent (logging's among them), and a KeyboardInterrupt raised
-    inside one is reported as "Exception ignored" and dropped: a Ctrl-C that came just as the workers started was
-    lost and the sweep ran on (about one try in 25 with Ctrl-C at the moment the progress bar appeared). A blocked
-    SIGINT waits, and is raised on unblocking, inside run_grid's handler, which stops the workers. Only the main
-    thread receives Python's signals, so elsewhere this does nothing.
+    Why: the first submit forks the workers. A KeyboardInterrupt raised inside a fork handler (logging's runs in the
+    parent) is reported as "Exception ignored" and dropped, so the sweep ran on; one raised between forking a worker
+    and the pool recording it leaves that worker running after the sweep has stopped, computing for hours and holding
+    the terminal. Blocking SIGINT in this thread is not enough: the kernel then delivers it to another thread (the
+    progress bar's monitor), and Python still raises it here. So for the block's duration SIGINT's handler only notes
+    that it came; the previous handler is put back and called once everything forked is recorded, inside run_grid's
+    handler, which stops the workers. Python's signal handlers belong to the main thread; elsewhere, or when the handler
+    was installed outside Python (so it could not be put back), this does nothing.
     """
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
         yield
         return
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    came: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.signal(signal.SIGINT, previous)
+    if came and callable(previous):
+        previous(signal.SIGINT, None)
+    elif came and previous == signal.SIG_DFL:
+        signal.raise_signal(signal.SIGINT)
 
 
 def _ignore_interrupts() -> None:
