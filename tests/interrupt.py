@@ -36,8 +36,9 @@ def _default_sigint() -> None:
 def stopped(args: list[str], **popen_kwargs) -> Iterator[subprocess.Popen]:
     """Run `python -m toyhw ARGS` with SIGINT at its default, in a session of its own; on leaving the block, kill
     whatever of that session still runs."""
+    env = {**popen_kwargs.pop("env", os.environ), "PYTHONFAULTHANDLER": "1"}  # see wait_for_exit
     proc = subprocess.Popen([sys.executable, "-m", "toyhw", *args], preexec_fn=_default_sigint,
-                            start_new_session=True, **popen_kwargs)
+                            start_new_session=True, env=env, **popen_kwargs)
     try:
         yield proc
     finally:
@@ -104,6 +105,30 @@ def wait_for_text(fd: int, text: str, timeout: float = 120.0) -> str:
             assert chunk, f"the terminal closed before {text!r} appeared; read: {seen[-300:]!r}"
             seen += chunk
     return seen.decode(errors="replace")
+
+
+def wait_for_exit(proc: subprocess.Popen, terminal: int, timeout: float = 60.0) -> int:
+    """Return the exit code of `proc` (started by `stopped`, its stderr on the pseudo-terminal `terminal`).
+
+    If it has not ended after `timeout` seconds, it is sent SIGABRT, on which Python's faulthandler writes every
+    thread's stack to stderr, and the test fails with that: where the command was stuck, not only that it was.
+    """
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        time.sleep(1.0)
+        stacks = b""
+        while select.select([terminal], [], [], 1.0)[0]:
+            try:
+                chunk = os.read(terminal, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            stacks += chunk
+        raise AssertionError(f"the command had not ended {timeout} s after Ctrl-C; its threads:\n"
+                             f"{stacks.decode(errors='replace')[-6000:]}") from None
 
 
 def read_until_closed(fd: int, timeout: float = 30.0) -> str:

@@ -126,7 +126,7 @@ def test_ctrl_c_stops_an_ablation_with_one_line_and_exit_130(workers):
                          "--workers", workers]) as (proc, terminal):
         shown = interrupt.wait_for_text(terminal, "evolution runs")  # the runs have started (they would take hours)
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=60) == 130
+        assert interrupt.wait_for_exit(proc, terminal) == 130
         err = shown + interrupt.read_until_closed(terminal)  # fails if a worker outlived the command
         assert err.rstrip().endswith("python -m toyhw ablations: interrupted") and "Traceback" not in err
         assert interrupt.read_pipe(proc.stdout) == b""
@@ -138,6 +138,6 @@ def test_ctrl_c_while_workers_compute_ends_them_too():
                          "--workers", "2"]) as (proc, terminal):
         interrupt.wait_until_workers_compute(proc, 2)
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=60) == 130
+        assert interrupt.wait_for_exit(proc, terminal) == 130
         err = interrupt.read_until_closed(terminal)  # fails if a worker outlived the command
         assert err.rstrip().endswith("python -m toyhw ablations: interrupted") and "Traceback" not in err
