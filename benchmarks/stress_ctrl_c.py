@@ -21,6 +21,7 @@ import pathlib
 import pty
 import signal
 import struct
+import subprocess
 import sys
 import termios
 import time
@@ -41,7 +42,7 @@ def one_try(moment: str) -> str:
     """Interrupt one run at `moment`; return "ok" or what went wrong."""
     reader, writer = pty.openpty()
     fcntl.ioctl(writer, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
-    with interrupt.stopped(ARGS, stdout=open(os.devnull, "wb"), stderr=writer) as proc:
+    with interrupt.stopped(ARGS, stdout=subprocess.DEVNULL, stderr=writer) as proc:
         os.close(writer)
         if moment == "workers computing":
             interrupt.wait_until_workers_compute(proc, 2)
@@ -51,18 +52,14 @@ def one_try(moment: str) -> str:
         proc.send_signal(signal.SIGINT)
         try:
             code = interrupt.wait_for_exit(proc, reader, timeout=20)
-        except AssertionError:
+            if code != 130:
+                os.close(reader)
+                return f"exit {code}"
+            interrupt.read_until_closed(reader, timeout=20)  # closes `reader` when it returns
+            return "ok"
+        except AssertionError as failure:
             os.close(reader)
-            return "not ended 20 s after Ctrl-C"
-        if code != 130:
-            os.close(reader)
-            return f"exit {code}"
-        try:
-            interrupt.read_until_closed(reader, timeout=20)
-        except AssertionError:
-            os.close(reader)
-            return "a worker outlived the command"
-    return "ok"
+            return "not ended 20 s after Ctrl-C" if "had not ended" in str(failure) else "a worker outlived the command"
 
 
 def main() -> None:
