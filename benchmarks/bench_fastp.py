@@ -61,15 +61,15 @@ def measurements(script: Optional[pathlib.Path] = None) -> list[tuple[str, float
         rows.append(("seed-000 table, the seed script itself", seed))
     for mode in ("resample", "suggest"):
         rows.append((f"feedback redraw, {mode}, 200 tasks, 100 rounds, cold cache",
-                     median_seconds(panel_redraw(lambda m=mode: fastp_panels.feedback_figure([m], 100, 1.0, [m])), 3,
+                     median_seconds(panel_redraw(lambda m=mode: fastp_panels.feedback_figure([m], 100, 1.0)), 3,
                                     clear_caches)))
     modes = ["resample", "scalar", "explain", "suggest"]
     rows.append(("feedback redraw, all 4 modes, 100 rounds, cold cache",
-                 median_seconds(panel_redraw(lambda: fastp_panels.feedback_figure(modes, 100, 1.0, modes)), 3,
+                 median_seconds(panel_redraw(lambda: fastp_panels.feedback_figure(modes, 100, 1.0)), 3,
                                 clear_caches)))
-    fastp_panels.feedback_figure(modes, 100, 1.0, modes)
+    fastp_panels.feedback_figure(modes, 100, 1.0)
     rows.append(("feedback redraw, all 4 modes, 100 rounds, warm (p or mode moved)",
-                 median_seconds(panel_redraw(lambda: fastp_panels.feedback_figure(modes, 100, 1.5, modes)))))
+                 median_seconds(panel_redraw(lambda: fastp_panels.feedback_figure(modes, 100, 1.5)))))
     rows.append(("one-shot panel redraw, 200 tasks, cold",
                  median_seconds(panel_redraw(lambda: fastp_panels.one_shot_figure(230, 200, 1.0)), 3, clear_caches)))
     return rows

@@ -233,7 +233,7 @@ CASES = [
     PanelCase("02", "feedback_panel",
               lambda: (study.fastp_curves(MODES, p=1.5, max_rounds=100),
                        study.feedback_table(230, 200, MODES + [my_proposer], rounds=(5, 10, 20, 50)),
-                       fastp.feedback_figure(MODES + [my_proposer], 50, 1.0, MODES + ["my_proposer"], 230, 200)),
+                       fastp.feedback_figure(MODES + [my_proposer], 50, 1.0, 230, 200)),
               lambda: fastp.feedback_panel(MODES, max_rounds=50, p=1.0, extra={"my_proposer": my_proposer})),
     PanelCase("03", "gemm_panel",
               lambda: gemm.explorer_figure("H100", "70B/8 qkv", 16, gemm_config.GemmConfig(16, 64, 128, 4, 3, 1)),

@@ -74,9 +74,8 @@ BUILDERS: dict[str, Callable[[], object]] = {
     "outcome_breakdown": lambda: fastp_plots.outcome_breakdown(report()),
     "fastp_vs_p": lambda: fastp_plots.fastp_vs_p({"one-shot": report().speedups()}, P_GRID, mark_p=1.0),
     "fastp_vs_rounds": lambda: fastp_plots.fastp_vs_rounds(study.fastp_curves(MODES, p=1.5, max_rounds=20), 1.5,
-                                                           all_modes=MODES, ceiling=0.49),
-    "score_vs_programs": lambda: evolution_plots.score_vs_programs(small_study(), NB04_SHOWN,
-                                                                   all_variants=variants.available()),
+                                                           ceiling=0.49),
+    "score_vs_programs": lambda: evolution_plots.score_vs_programs(small_study(), NB04_SHOWN),
     "lineage": lambda: lineage_plots.lineage(ablations.run_one("full", 0, 1000).lineage, 1000),
     "feedback_bars": lambda: evolution_plots.feedback_bars(targeting.targeting(0, 300).rows),
     "target_weights": lambda: evolution_plots.target_weights(targeting.targeting(0, 300).rows),
@@ -121,8 +120,7 @@ MORE: dict[str, Callable[[], object]] = {
 
 PANEL_FIGURES: dict[str, Callable[[], Figure]] = {
     "fastp.one_shot_figure": lambda: fastp_panels.one_shot_figure(study.SEED_TASK_SEED, study.SEED_N_TASKS, 1.0),
-    "fastp.feedback_figure": lambda: fastp_panels.feedback_figure(MODES + [my_proposer], 20, 1.0,
-                                                                  MODES + ["my_proposer"]),
+    "fastp.feedback_figure": lambda: fastp_panels.feedback_figure(MODES + [my_proposer], 20, 1.0),
     "gemm.explorer_figure": lambda: gemm_panels.explorer_figure("H100", "70B/8 qkv", 16,
                                                                 GemmConfig(16, 64, 128, num_warps=4, num_stages=3)),
     "evolution.ablation_figure": lambda: evolution_panels.ablation_figure(["full", "small_llm", "no_cascade"], 300, 3),

@@ -20,7 +20,6 @@ from toyhw.evolve import ablations, sweep
 from toyhw.gemm import expert, shapes
 from toyhw.gemm.config import GemmConfig
 from toyhw.kernels import study
-from toyhw.kernels.proposers import PROPOSERS
 from toyhw.panels import evolution, fastp, gemm, live
 
 Show = Callable[[Any], None]
@@ -78,7 +77,7 @@ def test_the_race_figure_kept_equals_new() -> None:
     def show(modes: tuple[str, ...], rounds: int, p: float) -> Show:
         curves = study.fastp_curves(modes, p, rounds, study.SEED_TASK_SEED, 50)
         ceiling = fastp.PanelRace(study.SEED_TASK_SEED, 50).ceiling(p)
-        return lambda v: v.show(curves, p, list(PROPOSERS.available()), ceiling, key=(modes, rounds, p))
+        return lambda v: v.show(curves, p, ceiling, key=(modes, rounds, p))
 
     _assert_kept_equals_new(fastp.FeedbackView, [show(("resample", "scalar"), 10, 1.0),
                                                  show(("scalar",), 12, 1.5), show(("resample", "scalar"), 10, 1.0)])

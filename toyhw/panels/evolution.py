@@ -60,7 +60,7 @@ class AblationView:
         check_int("n_seeds", n_seeds, 1, len(ablations.SEEDS), "the panel's runs have that many seeds")
         study = full_study()
         self.slot.plot((tuple(chosen), budget, n_seeds), lambda ax: evolution_plots.score_vs_programs(
-            study, list(chosen), budget, n_seeds, ax=ax, all_variants=variants.available()),
+            study, list(chosen), budget, n_seeds, ax=ax),
             lambda ax: update_score_curves(ax, study, list(chosen), budget, n_seeds))
 
 

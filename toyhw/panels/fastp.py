@@ -108,21 +108,20 @@ class FeedbackView:
         self.figure = new_figure(self.FIGSIZE, live, self.DPI)
         self.slot = Slot(self.figure.subplots())
 
-    def show(self, curves: Mapping[str, tuple[Sequence[int], Sequence[float]]], p: float, all_modes: Sequence[str],
-             ceiling: float, key: object = None) -> None:
+    def show(self, curves: Mapping[str, tuple[Sequence[int], Sequence[float]]], p: float, ceiling: float,
+             key: object = None) -> None:
         """Draw `curves` (study.fastp_curves) at `p`; `key` names them (None: always draw)."""
         self.slot.plot(object() if key is None else key, lambda ax: fastp_plots.fastp_vs_rounds(
-            curves, p, ax=ax, all_modes=all_modes, ceiling=ceiling))
+            curves, p, ax=ax, ceiling=ceiling))
 
 
-def feedback_figure(modes: Competitors, max_rounds: int, p: float, all_modes: Sequence[str],
-                    task_seed: int = study.SEED_TASK_SEED, n_tasks: int = study.SEED_N_TASKS) -> Figure:
+def feedback_figure(modes: Competitors, max_rounds: int, p: float, task_seed: int = study.SEED_TASK_SEED, n_tasks: int = study.SEED_N_TASKS) -> Figure:
     """Return fast_p against rounds for the chosen modes."""
     if not modes:
         raise ValueError("modes is empty; select at least one feedback mode")
     curves = study.fastp_curves(modes, p, max_rounds, task_seed, n_tasks)
     ceiling = metrics.fast_p(study.best_possible_speedups(task_seed, n_tasks), p)
-    return static_figure(FeedbackView(live=False), lambda view: view.show(curves, p, all_modes, ceiling))
+    return static_figure(FeedbackView(live=False), lambda view: view.show(curves, p, ceiling))
 
 
 class PanelRace:
@@ -189,7 +188,7 @@ def feedback_panel(modes: Sequence[str] = tuple(PROPOSERS.available()), max_roun
             raise ValueError("modes is empty; select at least one feedback mode")
         chosen = {name: proposers[name] for name in select.value}
         curves = numbers.curves(chosen, p_slider.value, rounds.value)
-        view.show(curves, p_slider.value, names, numbers.ceiling(p_slider.value),
+        view.show(curves, p_slider.value, numbers.ceiling(p_slider.value),
                   key=(tuple(select.value), rounds.value, p_slider.value))
 
     def update() -> None:

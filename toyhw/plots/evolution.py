@@ -18,12 +18,10 @@ from toyhw.plots.style import finish, legend_below, new_axes, variant_color
 
 @style.plot(counts=("x",))
 def score_vs_programs(study: AblationStudy, variants: Sequence[str], budget: Optional[int] = None,
-                      n_seeds: Optional[int] = None, ax: Optional[Axes] = None,
-                      all_variants: Optional[Sequence[str]] = None) -> Axes:
+                      n_seeds: Optional[int] = None, ax: Optional[Axes] = None) -> Axes:
     """Return best-so-far score against proposed programs: median line and min-max band per variant, oracle line.
 
-    Each variant has its palette colour whichever variants are shown (`all_variants` is no longer needed for that
-    and is ignored). The right axis reads the same curves as the share of the oracle's headroom captured,
+    Each variant has its palette colour whichever variants are shown. The right axis reads the same curves as the share of the oracle's headroom captured,
     (score - 1) / (oracle - 1).
     """
     if not variants:

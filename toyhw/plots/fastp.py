@@ -75,13 +75,12 @@ def fastp_vs_rounds(
     curves: Mapping[str, tuple[Sequence[int], Sequence[float]]],
     p: float,
     ax: Optional[Axes] = None,
-    all_modes: Sequence[str] = (),
     ceiling: float | None = None,
 ) -> Axes:
     """Return fast_p against the number of rounds, one line per feedback mode.
 
-    Each mode has its palette colour whichever modes are shown (`all_modes` is no longer needed for that and is
-    ignored); a student's own proposer gets a colour from its name and a dashed line. `ceiling`, when given, is drawn
+    Each mode has its palette colour whichever modes are shown; a student's own proposer gets a colour from its
+    name and a dashed line. `ceiling`, when given, is drawn
     as the best fast_p any search could reach (every task at its best config).
     """
     ax = new_axes(ax)

@@ -23,13 +23,13 @@ def _entry(number: int, step: LineageStep) -> str:
 
 
 @style.plot(counts=("x",))
-def lineage(steps: Sequence[LineageStep], budget: int, ax: Optional[Axes] = None, label_last: int = 4) -> Axes:
+def lineage(steps: Sequence[LineageStep], budget: int, ax: Optional[Axes] = None) -> Axes:
     """Return the best program's ancestry: each ancestor's score at the proposal that created it.
 
     Every ancestor is a numbered marker (0 = the initial program, numbered like the rows of
     toyhw.evolve.tables.lineage_frame), and the list below the plot gives each number's proposal and the LLM's whole
     description of the change. Why numbers and a list: twenty descriptions of up to 170 characters cannot sit next to
-    their points without covering each other. `label_last` is kept for old callers and ignored: every step is labelled.
+    their points without covering each other.
     """
     entries = [_entry(i, s) for i, s in enumerate(steps)]
     n_lines = sum(e.count("\n") + 1 for e in entries)
