@@ -287,14 +287,12 @@ def wave_schedules_plot(table: TimeTable, config: GemmConfig, M: int, K: int, ma
     ax = new_axes(ax)
     tiles_m = math.ceil(M / config.block_m)
     labels = {"waves": "data-parallel waves (Triton's grid)", "stream_k": "stream-K (persistent, tail split)"}
-    longest = 0.0
     for kind in gemm_cost.SCHEDULES:
         blocks, times = [], []
         for tiles_n in range(1, max_blocks // (tiles_m * config.split_k) + 1):
             cost = gemm_cost.gemm_time(config, Shape("sweep", M, tiles_n * config.block_n, K), table.gpu, kind=kind)
             blocks.append(cost.blocks)
             times.append(cost.time_us)
-        longest = max(longest, max(times))
         ax.plot(blocks, times, drawstyle="steps-post" if kind == "waves" else "default",
                 color=style.SCHEDULE_COLORS[kind], label=labels[kind])
     _wave_lines(ax, table.gpu.sms, max_blocks)
