@@ -5,6 +5,7 @@ import random
 import numpy as np
 import pytest
 
+from toyhw import libm
 from toyhw.gemm import expert
 from toyhw.evolve import evaluator as evaluator_module
 from toyhw.evolve.ablations import context
@@ -138,7 +139,8 @@ def test_the_vectorized_choice_is_the_rule_by_rule_choice_on_every_shape():
 # ----- the cascade, on a hand-written time table (independent of the GEMM model's numbers)
 
 class FakeTable:
-    """What the evaluator reads from a TimeTable (configs, launchable, row, roofline), over hand-written times."""
+    """What the evaluator reads from a TimeTable (configs, launchable, row, log_row, roofline), over hand-written
+    times."""
 
     def __init__(self, shapes, times: dict) -> None:
         self.configs = tuple(times)
@@ -147,6 +149,9 @@ class FakeTable:
 
     def row(self, shape):
         return self._rows[shape]
+
+    def log_row(self, shape):
+        return libm.log(self._rows[shape])
 
     def roofline(self, shape):
         return 0.25

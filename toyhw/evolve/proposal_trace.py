@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 from typing import Optional
 
@@ -76,9 +77,8 @@ class _TracingEvaluator(Evaluator):
 
         stage1 = bar = None
         if program is not None and self.cascade and not (self.check_all_branches and self.has_bad_branch(program)):
-            times = self.data.program_times(program)[self._stage1]  # a read of the table: no run is counted
-            with np.errstate(divide="ignore"):
-                stage1 = float(np.exp(np.mean(self._log_expert1 - np.log(times))))
+            logs = self.data.program_log_times(program)[self._stage1]  # a read of the table: no run is counted
+            stage1 = math.exp(float(np.mean(self._log_expert1 - logs)))
             bar = evaluator_lib.CASCADE_RATIO * self._best_stage1
         result = super().evaluate(program)
         self.log.append((result, stage1, bar))

@@ -41,6 +41,7 @@ class ShapeTimes:
         self.K = np.array([s.K for s in self.shapes], dtype=np.int64)
         self.times = np.stack([np.asarray(table.row(s), dtype=float) for s in self.shapes]) if self.shapes \
             else np.zeros((0, len(table.configs)))
+        self.log_times = np.stack([table.log_row(s) for s in self.shapes]) if self.shapes else self.times.copy()
         self.rows = np.arange(len(self.shapes))
         self._index = _column_index(table.configs)
         self._masks: dict = {}
@@ -109,3 +110,7 @@ class ShapeTimes:
     def program_times(self, program: Program) -> np.ndarray:
         """Return the time of `program`'s kernel on every shape (microseconds; inf where its config cannot launch)."""
         return self.times[self.rows, self.config_indices(program)]
+
+    def program_log_times(self, program: Program) -> np.ndarray:
+        """Return the natural log of `program_times(program)` (inf where its config cannot launch)."""
+        return self.log_times[self.rows, self.config_indices(program)]

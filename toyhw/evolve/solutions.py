@@ -90,7 +90,7 @@ def best_m_only_program() -> Program:
     geometric-mean speedup over the expert on the training shapes with that M, as `if M <= m` rules."""
     ctx = ablations.context()
     data = ShapeTimes(ctx.train, ctx.table)
-    gain = np.log(data.program_times(expert_program()))[:, None] - np.log(data.times)  # -inf: cannot launch
+    gain = data.program_log_times(expert_program())[:, None] - data.log_times  # -inf: cannot launch
     values = sorted(set(data.M.tolist()))
     configs = [ctx.table.configs[int(np.argmax(gain[data.M == m].sum(axis=0)))] for m in values]
     return Program(tuple(Rule(c, m_max=m) for m, c in zip(values[:-1], configs[:-1])), configs[-1])

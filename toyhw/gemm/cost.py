@@ -39,6 +39,7 @@ import math
 
 import numpy as np
 
+from toyhw import libm
 from toyhw.gemm import config as gemm_config
 from toyhw.gemm.config import GemmConfig
 from toyhw.gemm.gpu import GPU
@@ -197,7 +198,7 @@ def memory_traffic(cols: Arrays, grid: Arrays, shape: Shape, gpu: GPU, warm_l2: 
 
 def overlap(*terms: np.ndarray) -> np.ndarray:
     """Return the main time when the terms overlap imperfectly: their OVERLAP_NORM-norm (between max and sum)."""
-    return sum(t ** OVERLAP_NORM for t in terms) ** (1.0 / OVERLAP_NORM)
+    return libm.power(sum(libm.power(t, OVERLAP_NORM) for t in terms), 1.0 / OVERLAP_NORM)
 
 
 def tile_fixed_costs(cols: Arrays, grid: Arrays, shape: Shape, gpu: GPU) -> np.ndarray:

@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from toyhw import libm
 from toyhw.gemm import config as gemm_config, cost
 from toyhw.gemm.config import GemmConfig
 from toyhw.gemm.gpu import GPU, get_gpu
@@ -28,6 +29,7 @@ class TimeTable:
         self.launchable: np.ndarray = self._cols["launchable"].copy()
         self.launchable.setflags(write=False)
         self._rows: dict[Shape, np.ndarray] = {}
+        self._log_rows: dict[Shape, np.ndarray] = {}
         self._lists: dict[Shape, list[float]] = {}
         self._oracles: dict[Shape, tuple[GemmConfig, float]] = {}
 
@@ -44,6 +46,15 @@ class TimeTable:
             self._rows[shape] = row
             self._lists[shape] = row.tolist()
         return row
+
+    def log_row(self, shape: Shape) -> np.ndarray:
+        """Return the natural log of `row(shape)` (inf where unlaunchable), read-only: geometric means add these."""
+        logs = self._log_rows.get(shape)
+        if logs is None:
+            logs = libm.log(self.row(shape))
+            logs.setflags(write=False)
+            self._log_rows[shape] = logs
+        return logs
 
     def details(self, shape: Shape) -> dict[str, np.ndarray]:
         """Return every breakdown array of the model on `shape` (seconds, counts), in `configs` order (not cached)."""
