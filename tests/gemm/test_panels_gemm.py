@@ -1,6 +1,7 @@
-"""Notebook 03's panel builds, redraws when a control moves (fast), and shows errors instead of half-drawing."""
-import time
+"""Notebook 03's panel builds, redraws when a control moves, and shows errors instead of half-drawing.
 
+How fast it redraws is measured by benchmarks/ (profile_panels.py, bench_browser.py), never asserted here.
+"""
 import ipywidgets as widgets
 
 from toyhw.panels import gemm as gemm_panels
@@ -20,11 +21,8 @@ def test_gemm_panel_redraws_on_every_control():
     assert controls["M (tokens)"].continuous_update is False
     (out,) = [w for w in _walk(panel) if isinstance(w, widgets.Output)]
     first = out.outputs
-    start = time.perf_counter()
     controls["M (tokens)"].value = 2048
-    elapsed = time.perf_counter() - start
     assert out.outputs and out.outputs != first and "Error" not in str(out.outputs)
     assert "image/png" in out.outputs[0]["data"]
-    assert elapsed < 2.0  # well under a second on a laptop; generous for CI
     controls["GPU"].value = "L40S"  # the expert's 5-stage config cannot launch there: shown, not an error
     assert "Error" not in str(out.outputs)
