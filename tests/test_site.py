@@ -145,6 +145,15 @@ def test_every_edition_has_its_home_page_and_sources():
             assert (REPO / path).is_file() or not edition.notebook_files(), f"edition {edition.code}: no {path}"
 
 
+def test_the_chinese_search_script_defines_the_stemmer_it_installs():
+    """Sphinx 9.0 installs `ChineseStemmer`, which its script never defines; the pack's Chinese search installs the
+    English stemmer it ships (tests/browser/test_website.py searches a Chinese term once the zh edition is built)."""
+    import toyhw_site
+    code = toyhw_site.chinese_search_for_sphinx_9_0().js_stemmer_code
+    installed = re.search(r"window\.Stemmer = (\w+);\s*$", code).group(1)
+    assert re.search(rf"\bvar {installed}\s*=", code), f"{installed} is installed but never defined"
+
+
 # --- The built site, read as HTML ---------------------------------------------------------------------------------
 
 def _html(path: pathlib.Path) -> str:

@@ -1,6 +1,6 @@
 """A stored notebook as the website shows it: what a reader without a kernel should see.
 
-The site renders the committed notebooks without executing them. Three things differ from the notebook itself:
+The site renders the committed notebooks without executing them. What differs from the notebook itself:
 
 - A widget panel's output is dropped: without a kernel it renders as its text repr (`VBox(children=(IntSlider(...`).
   Every widget panel has a static view (a stored figure or table) in the cell above it, which stays; where the panel
@@ -22,8 +22,7 @@ import json
 import re
 
 WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json"
-REMOVED_TAG = "app-only"
-KEPT_TAGS = ("static-view", "lab-only")
+REMOVED_TAG = "app-only"  # `static-view` and `lab-only` cells are shown like untagged ones
 _NBVAL_MARKER = re.compile(r"^\s*#\s*NBVAL_\w+\s*$")
 
 

@@ -103,26 +103,24 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict, 
         context["toyhw_download"] = f"{context['pathto']('_sources', 1)}/{pagename}.ipynb"
 
 
-class _ChineseSearchWithItsStemmer(SearchChinese):
-    """Sphinx 9.0's Chinese search, with a language_data.js that defines the stemmer it installs.
+def chinese_search_for_sphinx_9_0() -> type[SearchChinese]:
+    """Return Sphinx 9.0's Chinese search with a language_data.js that defines the stemmer it installs.
 
     Sphinx 9.0 ships the English stemmer for Chinese (Latin words in Chinese text are stemmed as English) but ends
     language_data.js with `window.Stemmer = ChineseStemmer;`, a class nothing defines: every search on a Chinese page
     stops with a ReferenceError. Sphinx 9.1 names the class after the stemmer's file (sphinx-doc/sphinx pull 14416),
     but needs Python 3.12; this gives 9.0 the same script: the base and English stemmers, installed as EnglishStemmer.
     """
-
-    js_stemmer_rawcode = ""
-    js_stemmer_code = "\n".join((
-        (sphinx.search._MINIFIED_JS_PATH / "base-stemmer.js").read_text(encoding="utf-8"),
-        (sphinx.search._MINIFIED_JS_PATH / "english-stemmer.js").read_text(encoding="utf-8"),
-        "window.Stemmer = EnglishStemmer;",
-    ))
+    scripts = sphinx.search._MINIFIED_JS_PATH
+    code = "\n".join(((scripts / "base-stemmer.js").read_text(encoding="utf-8"),
+                      (scripts / "english-stemmer.js").read_text(encoding="utf-8"),
+                      "window.Stemmer = EnglishStemmer;"))
+    return type("SearchChineseWithItsStemmer", (SearchChinese,), {"js_stemmer_rawcode": "", "js_stemmer_code": code})
 
 
 def setup(app: Sphinx) -> dict:
     if sphinx.version_info[:2] < (9, 1):
-        sphinx.search.languages["zh"] = _ChineseSearchWithItsStemmer
+        sphinx.search.languages["zh"] = chinese_search_for_sphinx_9_0()
     app.add_config_value("toyhw_edition", "", "env", types=[str])
     app.add_config_value("toyhw_code", "", "env", types=[str])
     app.connect("source-read", _site_view)
