@@ -3,13 +3,15 @@
 #   make test       set up, then run every test (unit tests, nbval over the notebooks, browser tests)
 #   make notebooks  re-execute every notebook in place (outputs stored, widget state stripped)
 #   make present NB=02  serve notebooks/02_*.ipynb as a code-free app (Voila) on http://127.0.0.1:8866
+#   make site       build the pack's website into _build/site/ (stored notebooks, guide, references, glossary)
+#   make site-serve build it, then serve it on http://127.0.0.1:8000 for a look
 #   make mutation   mutation testing of the core modules, by hand (not in CI): writes benchmarks/MUTATION.md
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.toyhw-installed
 
-.PHONY: setup lab test notebooks clean present chromium mutation
+.PHONY: setup lab test notebooks clean present chromium mutation site site-serve
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -48,10 +50,19 @@ present: setup
 	echo "Serving $$nb as an app on http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"; \
 	$(BIN)/voila "$$nb" --Voila.ip=127.0.0.1 --port=$(PORT) --show_tracebacks=True $(VOILA_FLAGS)
 
+# The website: static files, built offline from the committed notebooks (never executed); tools/build_site.py.
+site: setup
+	$(BIN)/python tools/build_site.py
+
+SITE_PORT ?= 8000
+site-serve: site
+	@echo "Serving _build/site on http://127.0.0.1:$(SITE_PORT)/ (Ctrl-C stops it)"
+	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/site $(SITE_PORT)
+
 # mutmut comes with the test extra; its settings are in pyproject.toml, [tool.mutmut]. Niced: it keeps both cores busy
 # for a long while (benchmarks/MUTATION.md says how long the last run took).
 mutation: setup
 	nice -n 15 $(BIN)/python benchmarks/mutation.py
 
 clean:
-	rm -rf $(VENV) test-artifacts .pytest_cache mutants
+	rm -rf $(VENV) test-artifacts .pytest_cache mutants _build

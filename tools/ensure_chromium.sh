@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Make sure Debian's Chromium is there for the browser tests (tests/browser), before `make test` runs them.
+# Make sure Debian's Chromium (and a CJK font for its screenshots) is there for the browser tests (tests/browser),
+# before `make test` runs them.
 #
 # Never downloads a browser build: as root it installs the distribution's `chromium` package with apt-get; otherwise
 # it says loudly why the browser tests will be skipped, and leaves the reason in test-artifacts/chromium-missing.txt,
@@ -15,6 +16,23 @@ mkdir -p test-artifacts
 rm -f "$NOTE"
 
 works() { [ -x "$CHROMIUM" ] && "$CHROMIUM" --version >/dev/null 2>&1; }
+
+# Screenshots of Chinese text (the website's glossaries, its Chinese edition) need a CJK font, or they show boxes; the
+# tests read the text itself and pass either way. As root: Debian's fonts-wqy-microhei (1.6 MB), else a note.
+has_cjk_font() { command -v fc-list >/dev/null 2>&1 && [ -n "$(fc-list :lang=zh family 2>/dev/null)" ]; }
+install_cjk_font() {
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-microhei >/dev/null 2>&1 \
+        || { DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+             && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-microhei >/dev/null; }
+}
+if ! has_cjk_font; then
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "browser tests: installing a CJK font for screenshots (Debian's fonts-wqy-microhei) ..."
+        install_cjk_font || echo "browser tests: could not install fonts-wqy-microhei: screenshots show Chinese as boxes"
+    else
+        echo "browser tests: no CJK font, so screenshots show Chinese as boxes (sudo apt-get install fonts-wqy-microhei)"
+    fi
+fi
 
 if works; then
     echo "browser tests: $("$CHROMIUM" --version 2>/dev/null)"

@@ -279,3 +279,19 @@ def voila_server(browser, tmp_path_factory: pytest.TempPathFactory, artifacts: p
     cmd = [sys.executable, "-m", "voila", str(root / "notebooks"), "--no-browser", "--Voila.ip=127.0.0.1",
            f"--port={port}", "--Voila.port_retries=0", "--Voila.auto_token=True", "--show_tracebacks=True"]
     yield from _serve(cmd, base, root, port, "/", artifacts / "voila.log")
+
+
+@pytest.fixture(scope="session")
+def site_server(browser, built_site, artifacts: pathlib.Path) -> Iterator[Server]:
+    """The built website served as static files on a free port of 127.0.0.1 (as `make site-serve` serves it)."""
+    port = _free_port()
+    log = artifacts / "site-server.log"
+    cmd = [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(built_site.root), str(port)]
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    try:
+        _wait_until_up(proc, f"http://127.0.0.1:{port}/index.html", log)
+        yield Server(url=f"http://127.0.0.1:{port}", root=built_site.root, log=log, token="")
+    finally:
+        _stop(proc)
