@@ -81,7 +81,6 @@ QUOTED = [
 
 PARAMETERS = [
     "split over 8 GPUs by tensor parallelism",           # Llama-3-70B at tensor-parallel 8: the lecture's layers
-    "(up to 16 tokens: one new token per sequence",       # report.regime: decode is M <= 16
     "(4 blocks per step)",                                # the wave plot's M = 512 over BLOCK_M = 128
     "Take 70B/8 qkv at M = 16",                           # the shape Section 4 picks
     "Would split-K help it at M = 16?",
@@ -116,6 +115,14 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
     q: list[str] = []
 
     # ----- Section 1
+    (_, _, decode_hi), (_, mid_lo, mid_hi), _ = shapes.REGIMES
+    prefill_m = [m for m in shapes.LECTURE_M if shapes.regime(m) == "prefill"]
+    q.append(_holds(min(gemm_config.FIELDS["block_m"]) == decode_hi
+                    and all(shapes.regime(m) == "decode" for m in shapes.LECTURE_M if m <= decode_hi),
+                    f"decode up to M = {decode_hi}, where one block of the smallest tile "
+                    f"({min(gemm_config.FIELDS['block_m'])} rows) holds every row; mid from {mid_lo} to {mid_hi}, "
+                    f"large decode batches and short prompts alike; prefill above {mid_hi}, the lecture's prompt "
+                    f"lengths ({' and '.join(map(str, prefill_m))})"))
     weights = {name: 2 * n * k / 1e6 for name, (n, k) in shapes.LAYERS.items()}
     light, heavy = min(weights, key=weights.get), max(weights, key=weights.get)
     space = gemm_config.config_space()
@@ -670,7 +677,8 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
     q += [
         "`pct_achievable_mem_bw` of 0.92 and a kernel launch overhead of 2 us",  # quoted from the file at its commit
         f"the hidden size {vllm.HIDDEN} of Jamba-1.5-Large",
-        "| decode | generating one token per sequence: M up to 16, memory-bound |",
+        f"the pack's \"decode\" regime is M up to {decode_hi}, memory-bound |",
+        f"the pack's \"prefill\" regime is M above {mid_hi} |",
         f"one of the GPU's cores ({h100.sms} on H100)",
         "| warp | 32 threads that issue instructions together |",
         "full tensor-core speed only with 64-row tiles and 4-warp groups",
