@@ -22,7 +22,7 @@ import notebook_text as nt
 from toyhw import data, metrics
 from toyhw.evolve import (ablations, branch_check, proposal_trace, solutions as evolve_solutions, solutions_06_08 as s68, tables, targeting, variants)
 from toyhw.gemm import cost as gemm_cost, report as gemm_report, shapes as gemm_shapes, validate
-from toyhw.kernels import failures, knobs, solutions as kernel_solutions, study
+from toyhw.kernels import failures, knobs, solutions as kernel_solutions, study, tables as tables_k
 from prose.phrasing import holds as _holds, f2 as _f2, f3 as _f3, pct as _pct, value_range as _range, ordinal as _ordinal
 from prose.study_figures import study_figures
 
@@ -211,6 +211,11 @@ def phrases() -> dict[str, str]:
     P["oneshot"] = (f"{shares['compile_error']:.1%} do not build, {shares['wrong']:.1%} give wrong results, "
                     f"{shares['ok']:.1%} are correct")
     P["oneshot_fast"] = f"fast_0 = {_f3(fast[0.0])}, fast_1 = {_f3(fast[1.0])}, fast_1.5 = {_f3(fast[1.5])}"
+    risky = tables_k.risky_choice_frame(report)
+    P["vote"] = _holds(
+        risky["correct without it"].idxmax() == risky["reported first"].idxmax(),
+        f"the longest bar is the answer but rescues fewer kernels than it counts: "
+        f"{risky['correct without it'].max()} of its {risky['reported first'].max()}")
     P["oneshot_fail"] = f"{1 - shares['ok']:.1%} of the one-shot kernels fail"
     P["table_cells"] = (f"from {cell['scalar'][5][1.0]} / {cell['scalar'][5][1.5]} (`scalar`, 5 rounds) to "
                         f"{cell['suggest'][50][1.0]} / {cell['suggest'][50][1.5]} (`suggest`, 50 rounds)")
@@ -230,6 +235,12 @@ def phrases() -> dict[str, str]:
         f"`explain` has the highest fast_1.5 at 10, 20 and 50 rounds ({cell['explain'][10][1.5]}, "
         f"{cell['explain'][20][1.5]}, {cell['explain'][50][1.5]}), not at 5 ({cell['explain'][5][1.5]} against "
         f"{cell['resample'][5][1.5]} for `resample`)")
+    others50 = max(table["scalar"][50][1.0], table["resample"][50][1.0])
+    P["explain_clearly"] = _holds(
+        table["explain"][50][1.0] > others50 and table["scalar"][50][1.0] == table["resample"][50][1.0]
+        and round((table["explain"][50][1.0] - others50) * N) <= 0.02 * N,  # "clearly" fails: 2% of the tasks or fewer
+        f"\"clearly\" does not at 50 rounds, where `explain`'s fast_1 of {_f3(table['explain'][50][1.0])} leads the "
+        f"others' {_f3(others50)} by {round((table['explain'][50][1.0] - others50) * N)} tasks of {N}")
     P["suggest_early"] = _holds(
         table["suggest"][10][1.0] == max(table[m][10][1.0] for m in MODES),
         f"`suggest` has the highest fast_1 after 10 rounds ({cell['suggest'][10][1.0]})")
@@ -260,6 +271,18 @@ def phrases() -> dict[str, str]:
                           f"{kb['suggest']['llama_3_1_70b']}% with the profiler added, and DeepSeek-V3 does better "
                           "with "
                           f"repeated sampling ({kb['resample']['deepseek_v3']}%) than with any refinement")
+    P["kb_v3"] = _holds(kb["suggest"]["deepseek_v3"] > kb["explain"]["deepseek_v3"]
+                        and kb["suggest"]["llama_3_1_70b"] < kb["explain"]["llama_3_1_70b"],
+                        f"DeepSeek-V3 from {kb['explain']['deepseek_v3']}% to {kb['suggest']['deepseek_v3']}%")
+    P["kb_profiler"] = _holds(
+        all(kb["suggest"][m] > kb["explain"][m] for m in ("deepseek_r1", "deepseek_v3"))
+        and kb["suggest"]["llama_3_1_70b"] < kb["explain"]["llama_3_1_70b"]
+        and kb["resample"]["deepseek_v3"] > kb["suggest"]["deepseek_v3"],
+        f"adding the profiler to execution feedback helps DeepSeek-R1 ({kb['explain']['deepseek_r1']}% to "
+        f"{kb['suggest']['deepseek_r1']}%) and, by {kb['suggest']['deepseek_v3'] - kb['explain']['deepseek_v3']} "
+        f"point, DeepSeek-V3 ({kb['explain']['deepseek_v3']}% to {kb['suggest']['deepseek_v3']}%); only Llama-3.1-70B "
+        f"drops ({kb['explain']['llama_3_1_70b']}% to {kb['suggest']['llama_3_1_70b']}%), and DeepSeek-V3 does better "
+        "still with repeated sampling")
     P["kb_strong"] = (f"DeepSeek-R1 gains from {kb['explain']['deepseek_r1']}% to {kb['suggest']['deepseek_r1']}% "
                       "with the profiler added")
     P["drops"] = f"at 50 rounds every mode loses {_f2(min(drops.values()))} to {_f2(max(drops.values()))}"
@@ -359,6 +382,9 @@ def phrases() -> dict[str, str]:
                           f"the two top-5 lists share {', '.join(map(str, ov[300][:-1]))} and {ov[300][-1]} shapes on "
                           f"seeds 0-4 after 300 programs ({sum(ov[300])} of {5 * len(ablations.SEEDS)} places), and "
                           f"{', '.join(map(str, ov[1000][:-1]))} and {ov[1000][-1]} after 1000")
+    P["overlap_script"] = _holds(
+        2 * ov[300][0] > 5 and 2 * sum(ov[300]) < 5 * len(ablations.SEEDS),
+        f"the script's own setting (seed 0, 300 programs) the lists share {ov[300][0]} of 5 shapes")
     P["overlap_max"] = _holds(max(ov[300]) == 3 and min(ov[1000]) == 0,
                               f"never more than {max(ov[300])} of five after 300 programs, none at all on seed 2 after "
                               "1000")
