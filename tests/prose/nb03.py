@@ -55,7 +55,7 @@ NOT_RESULTS = [
     "The notes under the table are the pack's own reading of the same ranks",
     "Pick the config the model ranks worst among vLLM's.",
     "Change only split_k: which value is fastest",
-    "Write a heuristic `choose(M, N, K)` of at most four rules",
+    "Write a heuristic `choose(M, N, K)`, returning a `GemmConfig`",
     "Finding rules that lose nowhere is what lecture 14's search automates.",
     "The missing effect is wgmma",
     "A model that ignored the timing method would have had to hide",

@@ -1,6 +1,6 @@
 """GEMM shapes of LLM layers: C[M, N] = A[M, K] B[K, N] with M = tokens in the batch, (N, K) = the layer's weight.
 
-The lecture (seed 003) scores tiling heuristics on its 8 `LAYERS` x 11 token counts, from decode (M = 1-16: one token
+The lecture-14 script scores tiling heuristics on its 8 `LAYERS` x 11 token counts, from decode (M = 1-16: one token
 per sequence, a skinny GEMM that streams the weights) to prefill (thousands of tokens, a square-ish compute-bound GEMM).
 Its demo 3 then asks how a heuristic does on 100 shapes it was never scored on: two more 405B/8 layers and 10 M values
 the lecture's shapes do not use. Layer shapes are read from data/llm_layers.csv.
