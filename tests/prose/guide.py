@@ -155,7 +155,7 @@ LECTURE_14 = (
     ("05", "start", "Section 2", "Setup and Section 1: picking a target shape"),
     ("05", "Section 4", "Section 5", "Section 4: the cascade"),
     ("05", "Section 5", "end", "Section 5: the prompt a real system would send, the summary"),
-    ("06", "start", "Section 5", "Setup and Sections 1-4: two ratios, two top fives, where proposals land, why"),
+    ("06", "start", "Section 5", "Setup and Sections 1-4: two ratios, two top fives, where the target draw points, why"),
     ("06", "Section 5", "end", "the interactive demo and the summary"),
     ("07", "start", "Section 4", "Setup and Sections 1-3: a bad branch by hand, the table, one from the search"),
 )
