@@ -31,6 +31,7 @@ class Proposed:
             training score (None unless "ok"); runs: the kernel runs its evaluation cost.
         stage1: its score on the cascade's stage-1 shapes (None when the branch check rejected it first or the run
             has no cascade); bar: the stage-1 score it had to reach (CASCADE_RATIO x the best stage-1 score seen).
+        target_vs_best: the parent's vs_best on the target (1 = at the best time seen there).
     """
 
     step: int
@@ -47,6 +48,14 @@ class Proposed:
     runs: int
     stage1: Optional[float]
     bar: Optional[float]
+    target_vs_best: float = math.nan
+
+    @property
+    def known_improvement(self) -> bool:
+        """Return whether the target had a known improvement for the parent (`targeting.known_improvement`)."""
+        from toyhw.evolve.targeting import known_improvement
+
+        return known_improvement(self.target_vs_best)
 
 
 @dataclass(frozen=True)
@@ -104,7 +113,7 @@ class _TracingLLM:
         rng.setstate(state)
         proposal = self.llm(parent, inspirations, feedback, rng)
         differs = feedback.best_configs[target] != choose(parent.program, feedback.shapes[target])
-        self.log.append((parent.id, parent.score, target, bool(differs), proposal))
+        self.log.append((parent.id, parent.score, target, bool(differs), float(feedback.vs_best[target]), proposal))
         return proposal
 
 
@@ -124,9 +133,9 @@ def trace(variant: str = "full", seed: int = 0, budget: int = 200) -> Trace:
     out = evolve(evaluator, budget, seed=seed, **{**spec.evolve_kwargs, "llm": llm})
     n_islands = spec.evolve_kwargs.get("n_islands", 4)
     steps = []
-    for step, ((parent_id, parent_score, target, differs, proposal), (result, stage1, bar)) in enumerate(
+    for step, ((parent_id, parent_score, target, differs, vs_best, proposal), (result, stage1, bar)) in enumerate(
             zip(llm.log, evaluator.log[1:]), 1):  # evaluation 0 is the initial program's
         steps.append(Proposed(step, (step - 1) % n_islands, parent_id, parent_score, target, differs,
                               proposal.operator, proposal.description, proposal.program, result.status, result.score,
-                              result.runs, stage1, bar))
+                              result.runs, stage1, bar, vs_best))
     return Trace(variant, seed, budget, tuple(steps), out)
