@@ -30,7 +30,9 @@ def test_four_rules_beat_the_expert_on_train_and_test_but_not_everywhere():
 def test_hopper_pads_to_64_rows_where_ampere_follows_m():
     assert solutions.oracle_block_m("H100") == {16: 16, 24: 64, 48: 64, 64: 64}
     assert solutions.oracle_block_m("A100") == {16: 16, 24: 32, 48: 64, 64: 64}
-    assert get_gpu("H100").warpgroup_mma and not get_gpu("A100").warpgroup_mma
+    assert (get_gpu("H100").mma_min_rows, get_gpu("H100").mma_min_warps) == (64, 4)
+    assert (get_gpu("A100").mma_min_rows, get_gpu("A100").mma_min_warps) == (1, 1)
+    assert (get_gpu("B200").mma_min_rows, get_gpu("B200").mma_min_warps) == (64, 1)  # tcgen05.mma: no warpgroup
     assert solutions.small_tile_penalty("H100", M=16) == 1.0
     assert 1.0 < solutions.small_tile_penalty("H100", M=24) < 1.01  # DRAM-bound: the penalty is mostly hidden
     h100, a100 = solutions.small_tile_penalty("H100", M=48), solutions.small_tile_penalty("A100", M=48)

@@ -319,7 +319,8 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
         f"{h100.tc_sustained_share:.1%} in the model's H100, which makes its best square GEMM reach "
         f"{validate.best_efficiency(h100):.1%} of the peak, where the best published shape search reached "
         f"{g003['measured_tflops'] * 1e12 / h100.bf16_flops:.1%}",
-        _holds(h100.warpgroup_mma, "full speed needs 64-row tiles computed by warpgroups of 4 warps"),
+        _holds((h100.mma_min_rows, h100.mma_min_warps) == (64, 4),
+               "full speed needs 64-row tiles computed by warpgroups of 4 warps"),
         _holds(ranked[0][1] == (256, 128) and ranked[1][1] == (128, 256) and ranked[2][1] == (128, 128),
                f"In this slice 256x128 is the best cell ({ranked[0][0]:.1f} us) and 128x256 is "
                f"{ranked[1][0] / ranked[0][0] - 1:.1%} behind; the next tile, 128x128, is "
