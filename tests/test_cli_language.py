@@ -79,3 +79,33 @@ def test_unknown_environment_language_is_one_line_naming_the_variable():
 def test_pad_counts_a_wide_character_as_two_columns():
     assert display_width("只有标量反馈") == 12 and display_width("（）") == 4 and display_width("é×") == 2
     assert pad("反馈", 6) == "反馈  " and pad("5 轮", 6, right=True) == "  5 轮" and pad("toolong", 3) == "toolong"
+
+
+TABLES = {  # command and small arguments -> (first table line's index, number of table lines)
+    ("fastp", "--tasks", "20", "--rounds", "5,10"): (4, 5),
+    ("branches", "--seeds", "0,1", "--budget", "40"): (0, 5),
+    ("ablations", "--seeds", "0", "--budget", "40"): (1, 10),
+    ("validate",): (0, 54),
+}
+
+
+@pytest.mark.parametrize("args", list(TABLES), ids=lambda a: a[0])
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_every_table_line_has_its_heads_display_width(capsys, args, language):
+    """Right-aligned cells end where their heads end: every line of a table is as wide as its head line."""
+    start, count = TABLES[args]
+    lines = run(capsys, *args, "--lang", language).splitlines()[start:start + count]
+    assert len(lines) == count
+    assert {display_width(line) for line in lines} == {display_width(lines[0])}, "\n".join(lines)
+
+
+def test_zh_tables_have_the_catalogues_heads(capsys):
+    assert run(capsys, "branches", "--seeds", "0", "--budget", "20", "--lang", "zh").startswith("检查  ")
+    assert run(capsys, "ablations", "--seeds", "0", "--budget", "20", "--lang", "zh").splitlines()[1].startswith("变体 ")
+
+
+def test_gemm_times_line_up_in_every_language(capsys):
+    for language in i18n.LANGUAGES:
+        lines = run(capsys, "gemm", "--lang", language).splitlines()[1:4]
+        ends = {display_width(line[:line.index(" us") + 3]) for line in lines}
+        assert len(ends) == 1, "\n".join(lines)

@@ -9,6 +9,7 @@ script would count double. Every table of the CLI is padded with `pad`.
 from __future__ import annotations
 
 import unicodedata
+from typing import Iterable
 
 _WIDE = frozenset("WF")
 
@@ -26,3 +27,9 @@ def pad(text: object, width: int, right: bool = False) -> str:
     text = str(text)
     gap = " " * max(0, width - display_width(text))
     return gap + text if right else text + gap
+
+
+def column_width(least: int, texts: Iterable[object]) -> int:
+    """Return `least`, or more when one of `texts` would fill it: one column wider than the widest text, so that a
+    right-aligned column keeps a space before it in every language."""
+    return max([least] + [display_width(str(text)) + 1 for text in texts])
