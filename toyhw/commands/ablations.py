@@ -34,8 +34,9 @@ def _check_workers(name: str, workers: int) -> int:
 def run(args: argparse.Namespace) -> dict:
     """Return {"budget", "seeds", "oracle": {"train", "test"}, "variants": {name: {history, final, test, ...}}}."""
     from toyhw.evolve import sweep
+    from toyhw.i18n import t
 
-    progress = sweep.terminal_progress("evolution runs") if sys.stderr.isatty() else None
+    progress = sweep.terminal_progress(t("progress.evolution_runs")) if sys.stderr.isatty() else None
     try:
         if progress is not None:
             progress(0, len(args.variants) * len(args.seeds))  # the bar shows before the first run ends

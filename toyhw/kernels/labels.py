@@ -18,6 +18,13 @@ MODE_LABELS = {
 }
 """Message id of each built-in feedback mode's row label (the script's "重复采样（不用反馈）" ... in Chinese)."""
 
+CAUSE_LABELS = {
+    "shared_memory_overflow": N_("cause.shared_memory_overflow"),
+    "vector_width_indivisible": N_("cause.vector_width_indivisible"),
+    "illegal_fusion": N_("cause.illegal_fusion"),
+}
+"""Message id of each failure cause's short name in tables (study.CAUSE_LABELS is the English, for the plots)."""
+
 FAILURE_MESSAGES = {
     "shared_memory_overflow": N_("failure.shared_memory_overflow"),
     "vector_width_indivisible": N_("failure.vector_width_indivisible"),
@@ -29,6 +36,11 @@ FAILURE_MESSAGES = {
 def mode_label(mode: str) -> str:
     """Return how feedback mode `mode` reads in the current language; a student's own proposer keeps its name."""
     return t(MODE_LABELS[mode]) if mode in MODE_LABELS else mode
+
+
+def cause_label(cause: str) -> str:
+    """Return the short name of failure `cause` in the current language (the outcome table's "cause" column)."""
+    return t(CAUSE_LABELS[cause])
 
 
 def failure_message(feedback: RunFeedback, config: KernelConfig) -> str:
