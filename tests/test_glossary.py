@@ -1,4 +1,4 @@
-"""One English <-> Chinese glossary (data/glossary.csv) for the whole pack: no empty cell, one row per term, and every
+"""One English <-> Chinese glossary (docs/glossary.csv) for the whole pack: no empty cell, one row per term, and every
 notebook's Glossary section agrees with it (the same terms, the same Chinese), so the editions cannot drift apart.
 
 Its `scripts_wording` column says whether the Chinese is the lecture scripts' own wording (the class's terms); where
@@ -13,7 +13,7 @@ import pytest
 import notebook_text as nt
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-GLOSSARY = ROOT / "data" / "glossary.csv"
+GLOSSARY = ROOT / "docs" / "glossary.csv"
 COLUMNS = ["term", "chinese", "scripts_wording", "definition"]
 SCRIPT_TERMS = ("分块", "融合", "向量化宽度", "共享内存", "循环展开", "重复采样（不用反馈）", "只有标量反馈",
                 "执行反馈（解释错误）", "性能分析建议", "内核常识（定向修改）", "岛", "级联", "分支检查")
@@ -59,9 +59,9 @@ def test_the_notebooks_glossary_agrees_with_the_packs(path):
     rows = glossary()
     entries = notebook_glossary(path)
     unknown = [term for term, _ in entries if term not in rows]
-    assert not unknown, f"{path.name}: terms not in data/glossary.csv: {unknown}"
+    assert not unknown, f"{path.name}: terms not in docs/glossary.csv: {unknown}"
     differ = [(term, zh, rows[term]["chinese"]) for term, zh in entries if zh != rows[term]["chinese"]]
-    assert not differ, f"{path.name}: Chinese differs from data/glossary.csv (term, notebook, glossary): {differ}"
+    assert not differ, f"{path.name}: Chinese differs from docs/glossary.csv (term, notebook, glossary): {differ}"
 
 
 def test_every_glossary_term_is_used_by_a_notebook():
