@@ -78,7 +78,8 @@ def test_unknown_environment_language_is_one_line_naming_the_variable():
 
 def test_pad_counts_a_wide_character_as_two_columns():
     assert display_width("只有标量反馈") == 12 and display_width("（）") == 4 and display_width("é×") == 2
-    assert pad("反馈", 6) == "反馈  " and pad("5 轮", 6, right=True) == "  5 轮" and pad("toolong", 3) == "toolong"
+    assert pad("反馈", 6) == "反馈  " and pad("5 轮", 6, right=True) == "  5 轮"
+    assert pad("toolong", 3) == "toolong"
 
 
 TABLES = {  # command and small arguments -> (first table line's index, number of table lines)
@@ -101,7 +102,8 @@ def test_every_table_line_has_its_heads_display_width(capsys, args, language):
 
 def test_zh_tables_have_the_catalogues_heads(capsys):
     assert run(capsys, "branches", "--seeds", "0", "--budget", "20", "--lang", "zh").startswith("检查  ")
-    assert run(capsys, "ablations", "--seeds", "0", "--budget", "20", "--lang", "zh").splitlines()[1].startswith("变体 ")
+    lines = run(capsys, "ablations", "--seeds", "0", "--budget", "20", "--lang", "zh").splitlines()
+    assert lines[1].startswith("变体 ")
 
 
 def test_gemm_times_line_up_in_every_language(capsys):

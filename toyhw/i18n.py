@@ -37,7 +37,8 @@ _chosen: Optional[str] = None
 
 
 def check_language(name: str, value: object) -> str:
-    """Return `value` if it is a language with a catalogue; else ValueError naming `name`, the value and the languages."""
+    """Return `value` if it is a language with a catalogue; else ValueError naming `name`, the value and the
+    languages there are."""
     if value not in LANGUAGES:
         raise ValueError(f"{name} = {value!r} is not allowed; languages: {', '.join(LANGUAGES)}")
     return value  # type: ignore[return-value]

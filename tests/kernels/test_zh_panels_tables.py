@@ -65,3 +65,17 @@ def test_progress_summary_in_chinese(zh, monkeypatch):
     show(2, 2)  # outside a kernel (display returns None) the summary is displayed after the bar
     assert shown[-1].data == "*2 次演化运行中已完成 2 次。*"
     assert shown[0].children[0].value.startswith("次演化运行:")  # tqdm's label
+
+
+def test_gemm_and_evolution_panels_label_their_controls_in_chinese(zh):
+    from toyhw.panels import evolution as evolution_panels, gemm as gemm_panels
+
+    gemm = gemm_panels.gemm_panel()
+    descriptions = [w.description for w in gemm.children[0].children if hasattr(w, "description")]
+    assert "层" in descriptions and "M（token 数）" in descriptions
+    branches = evolution_panels.branches_panel(budget=100)
+    seed, budget = branches.children[0].children
+    check = branches.children[1]
+    assert [seed.description, budget.description, check.description] == ["种子", "预算", "分支检查"]
+    assert check.options == (("不检查", False), ("检查", True))
+    assert "分支检查关，种子 0" in branches.children[3].value

@@ -90,7 +90,8 @@ def render(result: dict) -> str:
         cells = [f"{final.min():.3f}-{final.max():.3f}", f"{share:.0%}", f"{np.median(v['test']):.3f}",
                  f"{int(np.median(v['bench_runs'])):,}", f"{np.median(v['rules']):.0f}"]
         lines.append(pad(name, first)
-                     + "".join(pad(f"{np.median(hist[:, m - 1]):.3f}", w, right=True) for m, w in zip(marks, mark_widths))
+                     + "".join(pad(f"{np.median(hist[:, m - 1]):.3f}", w, right=True)
+                               for m, w in zip(marks, mark_widths))
                      + "".join(pad(c, w, right=True) for c, w in zip(cells, widths)))
     lines.append(t("ablations.oracle", train=oracle, test=result["oracle"]["test"]))
     return "\n".join(lines)

@@ -16,7 +16,7 @@ MODE_LABELS = {
     "explain": N_("mode.explain"),
     "suggest": N_("mode.suggest"),
 }
-"""Message id of each built-in feedback mode's row label (the script's "重复采样（不用反馈）" ... in Chinese)."""
+"""Message id of each built-in feedback mode's row label (in Chinese the script's "重复采样（不用反馈）" ...)."""
 
 CAUSE_LABELS = {
     "shared_memory_overflow": N_("cause.shared_memory_overflow"),

@@ -26,7 +26,8 @@ P_GRID = [round(0.05 * i, 2) for i in range(61)]  # 0 .. 3 in steps of 0.05
 
 
 def _p_slider(value: float) -> widgets.FloatSlider:
-    return widgets.FloatSlider(value=value, min=0.0, max=3.0, step=0.1, description=t("panel.p"), continuous_update=False)
+    return widgets.FloatSlider(value=value, min=0.0, max=3.0, step=0.1, description=t("panel.p"),
+                               continuous_update=False)
 
 
 class OneShotView:
