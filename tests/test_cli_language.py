@@ -111,3 +111,10 @@ def test_gemm_times_line_up_in_every_language(capsys):
         lines = run(capsys, "gemm", "--lang", language).splitlines()[1:4]
         ends = {display_width(line[:line.index(" us") + 3]) for line in lines}
         assert len(ends) == 1, "\n".join(lines)
+
+
+def test_prompt_keeps_the_models_text_and_says_the_rest_in_chinese(capsys):
+    english = run(capsys, "prompt", "--lang", "en")
+    chinese = run(capsys, "prompt", "--lang", "zh")
+    assert english.split("\n---")[0] == chinese.split("\n---")[0]  # the prompt the model reads
+    assert "--- full，种子 0，第 100 步：" in chinese and "--- full, seed 0, step 100: " in english
