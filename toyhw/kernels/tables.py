@@ -91,9 +91,9 @@ def feedback_frame(table: Table, ps: Sequence[float] = study.SEED_PS) -> pd.Data
 
 def kernelbench_one_shot_frame() -> pd.DataFrame:
     """Return KernelBench's one-shot fast_1 over PyTorch Eager (%) per model and level (arXiv 2502.10517v1, Figure 2)."""
-    rows = {str(r["model"]): {f"Level {c[-1]}": r[c] for c in data.KERNELBENCH_LEVELS}
+    rows = {str(r["model"]): {t("kernelbench.level", level=c[-1]): r[c] for c in data.KERNELBENCH_LEVELS}
             for r in data.kernelbench_one_shot_rows()}
-    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("one-shot fast_1 (%)").astype("Int64")
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(t("kernelbench.one_shot_axis")).astype("Int64")
 
 
 def kernelbench_frame(rounds: int = 10, task_seed: int = study.SEED_TASK_SEED,
@@ -107,15 +107,15 @@ def kernelbench_frame(rounds: int = 10, task_seed: int = study.SEED_TASK_SEED,
         else:
             toy = study.feedback_table(task_seed, n_tasks, [mode], [rounds], [1.0])[mode][rounds][1.0]
         rows.append({
-            "KernelBench method": paper["method"],
+            t("kernelbench.method"): paper["method"],
             "Llama-3.1-70B": paper["llama_3_1_70b"],
             "DeepSeek-V3": paper["deepseek_v3"],
             "DeepSeek-R1": paper["deepseek_r1"],
-            f"toy mode ({rounds} rounds)": mode,
-            "toy fast_1 (%)": round(100 * toy, 1),
+            t("kernelbench.toy_mode", rounds=rounds): mode,
+            t("kernelbench.toy_fast"): round(100 * toy, 1),
         })
-    return pd.DataFrame(rows).set_index("KernelBench method").astype({"Llama-3.1-70B": "Int64", "DeepSeek-V3": "Int64",
-                                                                       "DeepSeek-R1": "Int64"})
+    counts = {"Llama-3.1-70B": "Int64", "DeepSeek-V3": "Int64", "DeepSeek-R1": "Int64"}
+    return pd.DataFrame(rows).set_index(t("kernelbench.method")).astype(counts)
 
 
 def race_verdict(table: Table, challenger: str, rounds: int, p: float) -> str:
