@@ -172,12 +172,17 @@ def fenced_program(text: str) -> str | None:
     return blocks[-1] if blocks else None
 
 
+def too_long(chars: int) -> str:
+    """Return why a reply of `chars` characters is refused unread."""
+    return f"the reply is {chars:,} characters; at most {MAX_REPLY_CHARS:,} are read"
+
+
 def reply_source(text: str, parent_source: str) -> tuple[str, str]:
     """Return (the program source the reply gives, "diff" or "program"); ReplyError when it gives none."""
     if text is None or not text.strip():
         raise ReplyError("the reply is empty")
     if len(text) > MAX_REPLY_CHARS:
-        raise ReplyError(f"the reply is {len(text):,} characters; at most {MAX_REPLY_CHARS:,} are read")
+        raise ReplyError(too_long(len(text)))
     text = without_thinking(text)
     blocks = diff_blocks(text)
     if blocks:
