@@ -60,8 +60,8 @@ class LogWriter:
 
     def write(self, record: Mapping) -> None:
         """Append one call's record (a line of JSON), flushed at once."""
-        self._append({"kind": "call", **record})
         self.calls += 1
+        self._append({"kind": "call", **record})
 
     def close(self) -> None:
         """Close the file (the log is complete)."""
@@ -89,10 +89,14 @@ class LogWriter:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as err:
-            return f"the {self.calls} calls so far could not be saved ({err.strerror or err})"
+            return f"the {_calls(self.calls)} so far could not be saved ({err.strerror or err})"
         finally:
             self._file.close()
-        return f"the {self.calls} calls so far are saved in {name}"
+        return f"the {_calls(self.calls)} so far are saved in {name}"
+
+
+def _calls(n: int) -> str:
+    return f"{n} call{'' if n == 1 else 's'}"
 
 
 def _read_text(name: str) -> str:
