@@ -21,7 +21,8 @@ def replies() -> dict[str, str]:
     """Return the replies timed, by name: degenerate ones first, then ordinary ones padded with prose."""
     parent = expert_program()
     source = render(parent)
-    child = source.replace("    if M <= 16:\n", "    if M <= 2:\n        return Config(split_k=8)\n    if M <= 16:\n", 1)
+    new_rule = "    if M <= 2:\n        return Config(split_k=8)\n"
+    child = source.replace("    if M <= 16:\n", new_rule + "    if M <= 16:\n", 1)
     diff = "Split-K for the smallest decode shapes.\n" + as_diff(source, child) + "\n"
     program = f"The whole program:\n```python\n{child}```\n"
     prose = "The tiles are too small for prefill; larger ones would use the SMs better. "

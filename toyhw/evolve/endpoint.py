@@ -88,8 +88,8 @@ class Endpoint:
     def __post_init__(self) -> None:
         if not isinstance(self.base_url, str) or not self.base_url.startswith(("http://", "https://")) or any(
                 c.isspace() or not c.isprintable() for c in self.base_url):
-            raise ValueError(f"base_url = {shown(_redact_url(self.base_url))} is not allowed; give the server's http(s) "
-                             "URL without spaces or line breaks, e.g. http://127.0.0.1:8000/v1")
+            raise ValueError(f"base_url = {shown(_redact_url(self.base_url))} is not allowed; give the server's "
+                             "http(s) URL without spaces or line breaks, e.g. http://127.0.0.1:8000/v1")
         if not isinstance(self.model, str) or not self.model.strip() or not self.model.isprintable():
             raise ValueError(f"model = {shown(self.model)} is not allowed; give the model name the server knows")
         if not isinstance(self.api_key, str) or not self.api_key or any(c.isspace() for c in self.api_key):

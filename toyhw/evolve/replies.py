@@ -80,7 +80,8 @@ class _Lines:
         return i + 1 < len(self.starts)
 
     def find(self, pattern: "re.Pattern[str]", start: int, ended: bool = True) -> int:
-        """Return the first line from `start` on that `pattern` matches whole (ending in a newline if `ended`), or -1."""
+        """Return the first line from `start` on that `pattern` matches whole (ending in a newline if `ended`), or
+        -1."""
         for i in range(start, len(self.starts)):
             if (not ended or self.ended(i)) and pattern.fullmatch(self.line(i)):
                 return i
@@ -156,7 +157,9 @@ def apply_blocks(source: str, blocks: Sequence[Block]) -> str:
         if not search:
             raise ReplyError(f"diff does not apply: block {number} has an empty SEARCH text; copy the lines to "
                              "replace from the current program")
-        starts = [i for i in range(len(lines) - len(search) + 1) if lines[i:i + len(search)] == search]
+        first, size = search[0], len(search)
+        starts = [i for i, line in enumerate(lines[:len(lines) - size + 1])
+                  if line == first and lines[i:i + size] == search]
         if len(starts) != 1:
             where = "is not in the current program" if not starts else f"occurs {len(starts)} times"
             raise ReplyError(f"diff does not apply: the SEARCH text of block {number} (starting {search[0].strip()!r})"
