@@ -175,3 +175,14 @@ def test_no_traceback_for_any_of_these(recorded):
     out = subprocess.run([sys.executable, "-m", "toyhw", "evolve", "--replay", "/dev/zero"], capture_output=True,
                          text=True, timeout=120)
     assert out.returncode == 2 and "Traceback" not in out.stderr and out.stderr.count("\n") == 1
+
+
+def test_the_readme_quotes_the_limits_the_code_has():
+    import pathlib
+    from toyhw.evolve.chatlog import LOG_PREFIX_CHARS, MAX_LOG_BYTES
+    from toyhw.evolve.replies import MAX_REPLY_CHARS
+    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### A real model in the loop"):readme.index("### Sweeps")]
+    assert f"longer than {MAX_REPLY_CHARS:,} characters" in section
+    assert f"first {LOG_PREFIX_CHARS:,} characters" in section
+    assert f"at most\n  {MAX_LOG_BYTES // 2**20} MB" in section or f"at most {MAX_LOG_BYTES // 2**20} MB" in section
