@@ -189,3 +189,14 @@ def test_a_server_that_is_down_stops_the_run_naming_it():
         llm = ChatLLM(endpoint(server, attempts=2), settings_for("full"), max_failures=3)
         with pytest.raises(EndpointUnavailable, match="3 calls in a row got no reply from http://127.0.0.1"):
             ablations.run_variant("full", 0, 5, llm)
+
+
+@pytest.mark.parametrize("argv", [
+    ["evolve", "--variant", "x" * 100_000],
+    ["evolve", "--replay", "x" * 100_000],
+    ["evolve", "--llm", "http://127.0.0.1:9/" + "x" * 100_000, "--model", "m"],
+])
+def test_errors_that_quote_a_100_kb_value_are_cut_to_one_short_line(argv, capsys):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("python -m toyhw evolve: error: ") and err.count("\n") == 1 and len(err) < 1_100

@@ -14,7 +14,7 @@ from toyhw import checks
 from toyhw.commands import ablations as ablations_command, options
 from toyhw.evolve import ablations, variants
 from toyhw.evolve.chat import ChatLLM, PromptedLLM, ReplayError, ReplayLLM
-from toyhw.evolve.endpoint import Endpoint, EndpointUnavailable
+from toyhw.evolve.endpoint import Endpoint, EndpointUnavailable, shown
 from toyhw.evolve.prompt import ANSWER_FORMATS, settings_for
 
 HELP = "one mini AlphaEvolve run: the mock LLM, a real model (--llm URL --model NAME) or a logged run (--replay F)"
@@ -144,8 +144,9 @@ def run(args: argparse.Namespace) -> dict:
 def render(result: dict) -> str:
     """Return the `ablations` table, then who proposed, how the proposals ended and the first failures."""
     info = result["llm"]
-    who = {"mock": "the mock LLM (offline)", "chat": f"model {info['model']!r}, {info['calls']} calls",
-           "replay": f"a replay of {info['log']} (model {info['model']!r}), no network"}[info["kind"]]
+    model = shown(info["model"])
+    who = {"mock": "the mock LLM (offline)", "chat": f"model {model}, {info['calls']} calls",
+           "replay": f"a replay of {info['log']} (model {model}), no network"}[info["kind"]]
     lines = [ablations_command.render(result), f"proposals by {who}: "
              + ", ".join(f"{status} {n}" for status, n in info["statuses"].items())]
     for failure in info["failures"][:5]:

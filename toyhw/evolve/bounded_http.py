@@ -72,7 +72,7 @@ class BoundedTransport(httpx2.BaseTransport):
                 raise socket.timeout("read")
         except BodyTooLong:
             raise
-        except (OSError, http.client.HTTPException) as err:
+        except (OSError, http.client.HTTPException, ValueError, OverflowError) as err:  # OverflowError: a bad port
             if expired.is_set() or isinstance(err, socket.timeout):
                 raise httpx2.ReadTimeout(f"no complete reply within {self.timeout:g} s", request=request) from None
             if isinstance(err, (ConnectionRefusedError, socket.gaierror)):

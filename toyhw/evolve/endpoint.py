@@ -276,8 +276,12 @@ class ChatClient:
         self._too_long = BodyTooLong
         self._http = httpx2.Client(transport=BoundedTransport(endpoint.timeout, MAX_BODY_BYTES),
                                    timeout=endpoint.timeout + 5, follow_redirects=False)
-        self._client = self._openai.OpenAI(base_url=endpoint.base_url, api_key=endpoint.api_key,
-                                           timeout=endpoint.timeout, max_retries=0, http_client=self._http)
+        try:
+            self._client = self._openai.OpenAI(base_url=endpoint.base_url, api_key=endpoint.api_key,
+                                               timeout=endpoint.timeout, max_retries=0, http_client=self._http)
+        except Exception as err:  # the client's own URL checks (too long, a bad port): bad input, said in one line
+            raise ValueError(endpoint.redact(f"base_url = {shown(endpoint.where)} is not allowed: the client refuses "
+                                             f"it ({type(err).__name__}: {shown(str(err))})")) from None
 
     def complete(self, messages: Sequence[dict], seed: Optional[int] = None) -> Reply:
         """Return the model's reply to `messages` (`seed` is passed on: servers like vLLM then sample repeatably)."""
