@@ -200,3 +200,12 @@ def test_errors_that_quote_a_100_kb_value_are_cut_to_one_short_line(argv, capsys
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("python -m toyhw evolve: error: ") and err.count("\n") == 1 and len(err) < 1_100
+
+
+def test_a_key_echoed_in_a_reply_is_not_logged(tmp_path):
+    log = tmp_path / "run.jsonl"
+    with ScriptedServer([("reply", f"my key is {KEY}\n" + SPLIT_K_DECODE)]) as server:
+        llm = ChatLLM(Endpoint(server.url, "m", KEY, timeout=5), settings_for("full"), log=str(log))
+        ablations.run_variant("full", 0, 1, llm)
+        llm.close()
+    assert KEY not in log.read_text() and "my key is ***" in log.read_text()

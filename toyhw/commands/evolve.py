@@ -113,6 +113,7 @@ def run(args: argparse.Namespace) -> dict:
     """Return the `ablations` JSON for one variant and seed, plus "llm": {"kind", "model", "calls", "statuses",
     "failures": [{"step", "reason"}], "log"}."""
     spec = {"variant": args.variant, "seed": args.seed, "budget": args.budget}
+    llm: Optional[PromptedLLM] = None
     try:
         llm = _llm(args, spec)
         summary = (ablations.run_one(spec["variant"], spec["seed"], spec["budget"]) if llm is None
@@ -121,9 +122,8 @@ def run(args: argparse.Namespace) -> dict:
         where = f" (the calls made so far are in {args.log})" if args.log else ""
         raise ValueError(f"{err}{where}") from None
     finally:
-        log = getattr(locals().get("llm"), "log", None)
-        if log is not None:
-            log.close()
+        if isinstance(llm, ChatLLM):
+            llm.close()
     ctx = ablations.context()
     kind = "mock" if llm is None else "replay" if isinstance(llm, ReplayLLM) else "chat"
     model = llm.header.get("endpoint", {}).get("model") if kind == "replay" else \

@@ -6,8 +6,12 @@ into a proposal (toyhw.evolve.replies: parsed, never executed). A reply that giv
 that does not apply, an empty reply, no reply after the retries - is a failed proposal with the reason as its
 description: the evaluator rejects it as "invalid", the loop counts it like a crash and goes on. They do not use `rng`.
 
+A reply too long to read (refused unread by the client, or longer than the reply limit) is a failed proposal too;
+the log keeps its start and its length, so a replay fails it the same way.
+
 ChatLLM stops the run (EndpointUnavailable) only when retrying cannot help: a wrong key or model (401/403/404), or
-`max_failures` calls in a row with no reply (the server is down). Otherwise a run of budget B makes B calls, each at
+`max_failures` calls in a row with no reply (the server is down, or answers 200 with something that is not a chat
+completion). Otherwise a run of budget B makes B calls, each at
 most `endpoint.attempts` tries.
 """
 from __future__ import annotations
@@ -98,6 +102,11 @@ class ChatLLM(PromptedLLM):
 
     def _reply(self, step: int, messages: list[dict]) -> Reply:
         return self.client.complete(messages, None if self.seed is None else self.seed * 1_000_000 + step)
+
+    def close(self) -> None:
+        """Close the log's file (each call's record is already on disk)."""
+        if self.log is not None:
+            self.log.close()
 
     def _after(self, step: int, messages: list[dict], reply: Reply, proposal: Proposal) -> None:
         if self.log is not None:

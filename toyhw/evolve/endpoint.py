@@ -67,7 +67,7 @@ class Endpoint:
             http://127.0.0.1:11434/v1 (Ollama).
         model: the model name the server knows.
         api_key: the key sent as a bearer token (never logged or shown); NO_KEY when none is configured.
-        timeout: seconds allowed per network operation of one try (> 0).
+        timeout: seconds one try may take in all, whatever the server sends (> 0, finite).
         attempts: tries per call, the first included (>= 1).
         backoff: seconds before the first retry, doubled for each further one (>= 0).
         max_delay: the longest wait between tries, a server's Retry-After included (>= 0).
@@ -126,7 +126,7 @@ class Endpoint:
         return cls(base_url, model, key, **settings)
 
     def worst_case_seconds(self) -> float:
-        """Return the longest one call can take if every try times out (network operations of one try included)."""
+        """Return the longest one call can take if every try times out (each try ends at its deadline)."""
         return self.attempts * self.timeout + (self.attempts - 1) * self.max_delay
 
     @property
@@ -134,8 +134,9 @@ class Endpoint:
         """Return the base URL without credentials (for messages)."""
         return _redact_url(self.base_url)
 
-    def redact(self, text: Optional[str]) -> Optional[str]:
-        """Return `text` with the key, the URL's credentials and any bearer token replaced by "***"."""
+    def redact(self, text: Optional[str], patterns: bool = True) -> Optional[str]:
+        """Return `text` with the key, the URL's credentials and (`patterns`) any bearer token or credentials in a URL
+        replaced by "***" (a model's reply gets only the first two: its other text is the model's)."""
         if not text:
             return text
         secrets = [self.api_key] if self.api_key != NO_KEY and len(self.api_key) >= 4 else []
@@ -146,7 +147,7 @@ class Endpoint:
             quoted = urllib.parse.unquote(secret)
             if quoted != secret:
                 text = text.replace(quoted, "***")
-        return _URL_CREDENTIALS.sub(r"\1***@", _BEARER.sub(r"\1***", text))
+        return _URL_CREDENTIALS.sub(r"\1***@", _BEARER.sub(r"\1***", text)) if patterns else text
 
     def describe(self) -> dict:
         """Return the endpoint without its key or URL credentials (for logs and reports)."""
@@ -323,7 +324,7 @@ class ChatClient:
                 break
             else:
                 tries.append(Attempt(time.monotonic() - start))
-                return Reply(text, None, tuple(tries), finish)
+                return Reply(ep.redact(text, patterns=False), None, tuple(tries), finish)
             if i + 1 < ep.attempts:
                 self._sleep(delay if delay is not None else min(ep.backoff * 2 ** i, ep.max_delay))
         return Reply(None, f"{ep.where}: no reply after {len(tries)} tries; last: {tries[-1].error}", tuple(tries))
