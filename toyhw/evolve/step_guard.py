@@ -3,16 +3,14 @@
 Why: `evolve(..., llm=step)` runs any callable, a student's own step included. Such a step may return what it means
 rather than what the loop reads (a bare Program, source text, a dict, None, a tuple) or an edit kind of its own, and
 may write into what it is given (`parent.times[3] = 0`), which would silently change the run. So a step receives
-entries whose times are read-only views and a Feedback whose mix is read-only, and what it returns is checked with
-an error that names the step, what it returned and what is allowed. The values are the loop's own, so the pack's
-steps (the mock, a real model) give the same runs bit for bit.
+entries whose times are read-only (the stored arrays, marked so once) and a Feedback whose mix is a read-only view,
+and what it returns is checked with an error that names the step, what it returned and what is allowed. The values
+are the loop's own, so the pack's steps (the mock, a real model) give the same runs bit for bit.
 """
 from __future__ import annotations
 
 import types
-from typing import Optional, Sequence
-
-import numpy as np
+from typing import Sequence
 
 from toyhw.evolve.database import Entry
 from toyhw.evolve.llm import OPERATORS, Feedback, Proposal
@@ -22,27 +20,23 @@ EXPECTED = ("a Proposal(program, description, operator): program a Program (or N
             f"description a text, operator one of {', '.join(OPERATORS)} (or None)")
 
 
-def _frozen(values: Optional[np.ndarray]) -> Optional[np.ndarray]:
-    if values is None:
-        return None
-    view = values.view()
-    view.flags.writeable = False
-    return view
-
-
-def read_only(entry: Entry) -> Entry:
-    """Return `entry` with its times as a read-only view (an Entry is frozen; its Program is immutable)."""
-    return Entry(entry.id, entry.program, entry.score, _frozen(entry.times), entry.parent_id, entry.description,
-                 entry.step, entry.bad_branch)
+def _freeze(entry: Entry) -> Entry:
+    """Return `entry` with its times made read-only in place: stored times are never written, by the pack or a step
+    (an Entry is frozen and its Program immutable, so the entry itself is then read-only)."""
+    if entry.times is not None and entry.times.flags.writeable:
+        entry.times.flags.writeable = False
+    return entry
 
 
 def read_only_inputs(parent: Entry, inspirations: Sequence[Entry],
-                     feedback: Feedback) -> tuple[Entry, tuple[Entry, ...], Feedback]:
-    """Return the step's inputs as read-only views of the loop's own: the entries' times and the mix (the ratios are
+                     feedback: Feedback) -> tuple[Entry, Sequence[Entry], Feedback]:
+    """Return the step's inputs, read-only: the entries' times, and the mix as a read-only view (the ratios are
     computed afresh for each step: writing into them changes nothing)."""
-    mix = types.MappingProxyType(dict(feedback.mix)) if feedback.mix is not None else None
+    for entry in inspirations:
+        _freeze(entry)
+    mix = types.MappingProxyType(feedback.mix) if feedback.mix is not None else None
     shown = Feedback(feedback.shapes, feedback.vs_roofline, feedback.vs_best, feedback.best_configs, mix)
-    return read_only(parent), tuple(read_only(e) for e in inspirations), shown
+    return _freeze(parent), tuple(inspirations), shown
 
 
 def _name(step_fn: object) -> str:
@@ -58,6 +52,9 @@ def _cut(value: object) -> str:
 def checked(proposal: object, step: int, step_fn: object) -> Proposal:
     """Return `proposal` if it is what the loop reads; else TypeError (wrong type) or ValueError (an unknown edit
     kind), naming the step, the call and what came back."""
+    if type(proposal) is Proposal and (proposal.program is None or type(proposal.program) is Program) and \
+            type(proposal.description) is str and (proposal.operator is None or proposal.operator in OPERATORS):
+        return proposal  # the common case, decided without building a message
     where = f"{_name(step_fn)} (given to evolve as llm), at step {step},"
     if not isinstance(proposal, Proposal):
         hint = {Program: "wrap the Program: Proposal(program, 'what changed', 'retune')",
