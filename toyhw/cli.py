@@ -85,11 +85,23 @@ def _run(argv: list[str]) -> int:
             text = _json(result) if args.json else module.render(result)
     except (ValueError, KeyError, TypeError) as err:  # bad input, an unknown name, a broken data file
         message = err.args[0] if isinstance(err, KeyError) and err.args else err
-        print(f"python -m toyhw {args.command}: error: {message}", file=sys.stderr)
+        print(f"python -m toyhw {args.command}: error: {_short(str(message))}", file=sys.stderr)
         return 2
     print(text)
     sys.stdout.flush()  # here, where a closed pipe is caught, not at exit
     return 0
+
+
+MAX_ERROR_CHARS = 1_000
+"""The longest error line: a message that quotes a 100 kB value keeps its start and its end (what is allowed)."""
+
+
+def _short(message: str) -> str:
+    """Return `message`, its middle cut when it is longer than MAX_ERROR_CHARS."""
+    if len(message) <= MAX_ERROR_CHARS:
+        return message
+    head, tail = message[:600], message[-300:]
+    return f"{head}... [{len(message) - 900:,} characters cut] ...{tail}"
 
 
 def _language(option: Optional[str]) -> str:
