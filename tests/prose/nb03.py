@@ -101,6 +101,7 @@ PARAMETERS = [
     "issue #35467 (G060)",
     "Triton issue #743",
     "Blackwell's 2-CTA MMA",                              # a name: the B200's two-SM tensor-core instruction
+    "*PTX ISA* 8.7",                                      # the document's release
 ]
 
 
@@ -682,6 +683,10 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
         f"the pack's \"decode\" regime is M up to {decode_hi}, memory-bound |",
         f"the pack's \"prefill\" regime is M above {mid_hi} |",
         f"one of the GPU's cores ({h100.sms} on H100)",
+        _holds(all((get_gpu(g).mma_min_rows, get_gpu(g).mma_min_warps) == (1, 1) for g in ("A100", "L40S"))
+               and get_gpu("H200").mma_min_warps == h100.mma_min_warps and get_gpu("B200").mma_min_warps == 1,
+               f"the small-tile MMA rule: {h100.mma_min_rows} rows and {h100.mma_min_warps} warps on Hopper, "
+               f"{get_gpu('B200').mma_min_rows} rows on Blackwell, none on A100 and L40S"),
         "| warp | 32 threads that issue instructions together |",
         "full tensor-core speed only with 64-row tiles and 4-warp groups",
     ]
