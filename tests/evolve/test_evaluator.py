@@ -9,6 +9,7 @@ from toyhw import libm
 from toyhw.gemm import expert
 from toyhw.evolve import evaluator as evaluator_module
 from toyhw.evolve.ablations import context
+from toyhw.evolve.config import EvolveConfig
 from toyhw.evolve.evaluator import Evaluator, geomean_speedup, oracle_speedup
 from toyhw.evolve.shape_times import ShapeTimes
 from toyhw.evolve.loop import evolve
@@ -202,12 +203,12 @@ def test_the_cascade_threshold_follows_the_best_stage1_score_seen():
     assert ev.evaluate(p["was_fine"]).status == "cascade"  # ... and what passed before is now cut
 
 
-def test_a_stage1_score_exactly_at_the_threshold_passes(monkeypatch):
+def test_a_stage1_score_exactly_at_the_threshold_passes():
     """"at least this share": with the ratio set to 1, a program as good as the best in stage 1 is not cut."""
     ev, p = cascade_case({"first": 1.25})
     assert ev.evaluate(p["first"]).status == "ok"
     twin = Program((Rule(EXPERT, m_min=2, m_max=2),), p["first"].default)  # same stage-1 times, another program
-    monkeypatch.setattr(evaluator_module, "CASCADE_RATIO", 1.0)
+    ev.configure_cascade(EvolveConfig(cascade_ratio=1.0))
     assert ev.evaluate(twin).status == "ok"
 
 

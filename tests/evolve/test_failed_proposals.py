@@ -1,14 +1,15 @@
 """Failed proposals (a real model's reply that gives no program): rejected as "invalid", counted like a crash."""
 from toyhw.evolve.ablations import context
+from toyhw.evolve.config import EvolveConfig
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.llm import MockLLM, failed_proposal
 from toyhw.evolve.loop import evolve
 
 
-def run(llm, budget=40, seed=0, **kwargs):
+def run(llm, budget=40, seed=0, **settings):
     c = context()
     evaluator = Evaluator(c.train, c.table)
-    return evolve(evaluator, budget, seed=seed, llm=llm, **kwargs), evaluator
+    return evolve(evaluator, budget, seed=seed, llm=llm, config=EvolveConfig(**settings)), evaluator
 
 
 def test_the_evaluator_rejects_a_missing_program_as_invalid_without_runs():

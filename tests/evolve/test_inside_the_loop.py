@@ -6,7 +6,7 @@ import pytest
 
 from toyhw.evolve import ablations, evaluator as evaluator_lib, loop_tables, prompt_view, proposal_trace, tables
 from toyhw.evolve.evaluator import Evaluator
-from toyhw.evolve.llm import Feedback, MockLLM
+from toyhw.evolve.llm import MockLLM
 from toyhw.evolve.loop import evolve
 from toyhw.plots import evolution as evolution_plots
 
@@ -42,8 +42,7 @@ def _parent_and_feedback():
     ev = Evaluator(ctx.train, ctx.table)
     run = evolve(ev, 100, seed=0)
     parent = run.db.best()
-    feedback = Feedback(ev.shapes, ev.roofline / parent.times, ev.best_time / parent.times,
-                        [ctx.table.configs[i] for i in ev.best_index])
+    feedback = ev.feedback(parent.times)
     return ev, run, parent, feedback
 
 

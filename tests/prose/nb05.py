@@ -12,11 +12,12 @@ import random
 
 import numpy as np
 
-from toyhw.evolve import (ablations, database, evaluator as evaluator_lib, knowledge, loop, loop_tables, prompt_view, proposal_trace, solutions)
+from toyhw.evolve import (ablations, database, evaluator as evaluator_lib, knowledge, loop_tables, prompt_view, proposal_trace, solutions)
 from toyhw.evolve import tables, variants
 from toyhw.evolve.database import Database, Entry
 from toyhw.evolve.evaluator import Evaluator
-from toyhw.evolve.llm import FIXED_MIX, Feedback, MockLLM
+from toyhw.evolve.config import DEFAULT
+from toyhw.evolve.llm import FIXED_MIX, MockLLM
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import expert_program
 from prose.phrasing import holds as _holds, f3 as _f3, p1 as _p1
@@ -88,8 +89,7 @@ def phrases() -> dict[str, str]:
     ev = Evaluator(ctx.train, ctx.table)
     run = evolve(ev, 100, seed=0)
     parent = run.db.best()
-    feedback = Feedback(ev.shapes, ev.roofline / parent.times, ev.best_time / parent.times,
-                        [ctx.table.configs[i] for i in ev.best_index])
+    feedback = ev.feedback(parent.times)
     stuck = feedback.vs_best == 1
     weights = 1 / feedback.vs_best - 1 + 0.05
     targets = loop_tables.target_frame(feedback, top=n)
@@ -127,10 +127,9 @@ def phrases() -> dict[str, str]:
     moved = [e for e in db.islands[1] if all(e is not x for x in before[1])]
     tournament = inspect.signature(database.Database).parameters["tournament"].default
     shares = solutions.tournament_best_share()
-    defaults = inspect.signature(loop.evolve).parameters
-    n_islands, migrate_every = defaults["n_islands"].default, defaults["migrate_every"].default
+    n_islands, migrate_every = DEFAULT.n_islands, DEFAULT.migrate_every
     n_insp = inspect.signature(database.Database.sample).parameters["n_inspirations"].default
-    per = defaults["capacity"].default // n_islands
+    per = DEFAULT.capacity // n_islands
 
     # Section 4
     every, ratio = evaluator_lib.CASCADE_EVERY, evaluator_lib.CASCADE_RATIO

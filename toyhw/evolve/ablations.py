@@ -122,8 +122,7 @@ def run_variant(variant: str, seed: int, budget: int, llm: Optional[ProposalStep
     spec = variants_lib.get(variant)
     ctx = context()
     evaluator = Evaluator(ctx.train, ctx.table)
-    kwargs = dict(spec.evolve_kwargs) if llm is None else {**spec.evolve_kwargs, "llm": llm}
-    out = evolve(evaluator, budget, seed=seed, **kwargs)
+    out = evolve(evaluator, budget, seed=seed, llm=spec.llm if llm is None else llm, config=spec.config)
     program, score = out.best
     simple = simplify(program)
     return RunSummary(variant, seed, budget, out.history, score, geomean_speedup(program, ctx.test, ctx.table),

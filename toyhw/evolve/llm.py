@@ -61,6 +61,11 @@ class Feedback:
     best_configs: Sequence[GemmConfig]
     mix: Optional[Mapping[str, float]] = None
 
+    def frozen(self) -> "Feedback":
+        """Return a copy that no later step of the run changes (the loop's best-config view and arrays move on)."""
+        return Feedback(self.shapes, self.vs_roofline.copy(), self.vs_best.copy(), tuple(self.best_configs),
+                        dict(self.mix) if self.mix is not None else None)
+
 
 @dataclass(frozen=True)
 class Proposal:
@@ -93,6 +98,17 @@ class Entry(Protocol):
 
     program: Program
     times: np.ndarray
+
+
+def peek_target(llm: "MockLLM", feedback: Feedback, rng: random.Random) -> int:
+    """Return the training shape `llm` would target next with `rng`, leaving `rng` where it was.
+
+    The target is the mock's first draw, so the proposal that follows draws exactly what it draws without the peek.
+    """
+    state = rng.getstate()
+    target = llm.target(feedback, rng)
+    rng.setstate(state)
+    return target
 
 
 def _round_below(m: int) -> int:

@@ -42,15 +42,14 @@ def proposal_frame(llm, parent, inspirations, feedback, evaluator, n: int = 2000
     """
     import random
 
+    from toyhw.evolve.llm import peek_target
     from toyhw.evolve.programs import choose
     from toyhw.gemm.config import FIELDS
 
     rng = random.Random(seed)
     rows = []
     for _ in range(n):
-        state = rng.getstate()
-        target = llm.target(feedback, rng)  # the mock's first draw; put back so that the call draws the same
-        rng.setstate(state)
+        target = peek_target(llm, feedback, rng)
         proposal = llm(parent, inspirations, feedback, rng)
         shape = feedback.shapes[target]
         old, new = choose(parent.program, shape), choose(proposal.program, shape)

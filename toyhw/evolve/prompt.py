@@ -80,7 +80,7 @@ class PromptSettings:
 
 def settings_for(variant: str, answer: str = "diff") -> PromptSettings:
     """Return the prompt settings of `variant` (a name of toyhw.evolve.variants; unknown -> KeyError)."""
-    return PromptSettings.from_mock(variants_lib.get(variant).evolve_kwargs.get("llm", MockLLM()), answer)
+    return PromptSettings.from_mock(variants_lib.get(variant).llm, answer)
 
 
 @dataclass(frozen=True)

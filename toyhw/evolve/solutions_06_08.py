@@ -15,7 +15,7 @@ import pandas as pd
 from toyhw.evolve import ablations, branch_check, sweep, targeting
 from toyhw.evolve import variants as variants_lib
 from toyhw.evolve.evaluator import Evaluator
-from toyhw.evolve.llm import MockLLM
+from toyhw.evolve.llm import peek_target
 from toyhw.evolve.loop import EvolveResult, evolve
 from toyhw.evolve.programs import Program, Rule, branch_line, expert_program, firing_rule
 from toyhw.gemm import cost as gemm_cost, report as gemm_report, shapes as shapes_lib
@@ -30,22 +30,19 @@ def proposal_targets(variant: str = "full", seed: int = 0,
                      budget: int = 300) -> tuple[EvolveResult, list[tuple[int, Shape, float]]]:
     """Return one run of `variant` and, for every proposal, (its number, its target shape, the parent's vs_best there).
 
-    The variant's mock LLM is wrapped: before each proposal the wrapper asks the LLM which shape it would target, on a
-    copy of the random state, so the run draws exactly the numbers it draws without the wrapper (same result).
+    An observer reads each step's target with the mock's own `target`, on the copy of the random state the loop hands
+    it, so the run draws exactly the numbers it draws without the observer (same result).
     """
-    kwargs = dict(variants_lib.get(variant).evolve_kwargs)
-    llm = kwargs.pop("llm", MockLLM())
+    spec = variants_lib.get(variant)
     targets = []
 
-    def recording(parent, inspirations, feedback, rng):
-        state = rng.getstate()
-        index = llm.target(feedback, rng)
-        rng.setstate(state)
-        targets.append((len(targets) + 1, feedback.shapes[index], float(feedback.vs_best[index])))
-        return llm(parent, inspirations, feedback, rng)
+    def note(step):
+        index = peek_target(spec.llm, step.feedback, step.rng)
+        targets.append((step.step, step.feedback.shapes[index], float(step.feedback.vs_best[index])))
 
     ctx = ablations.context()
-    result = evolve(Evaluator(ctx.train, ctx.table), budget, seed=seed, llm=recording, **kwargs)
+    result = evolve(Evaluator(ctx.train, ctx.table), budget, seed=seed, llm=spec.llm, config=spec.config,
+                    observer=note)
     return result, targets
 
 
