@@ -4,7 +4,7 @@ import pytest
 from toyhw.evolve import variants
 from toyhw.evolve.ablations import context
 from toyhw.evolve.evaluator import Evaluator
-from toyhw.evolve.llm import FIXED_MIX, MockLLM
+from toyhw.evolve.llm import FIXED_MIX
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import expert_program, render
 from toyhw.evolve.prompt import PART_NAMES, PromptSettings, estimate_tokens, render_prompt, settings_for
@@ -154,8 +154,7 @@ def test_the_observer_gets_a_snapshot_of_the_feedback_the_step_saw():
     ctx = context()
     steps = []
     evolve(Evaluator(ctx.train, ctx.table), 30, seed=1, observer=steps.append)
-    parent, inspirations, feedback, proposal = steps[4].parent, steps[4].inspirations, steps[4].feedback, \
-        steps[4].proposal
+    parent, feedback, proposal = steps[4].parent, steps[4].feedback, steps[4].proposal
     assert len(steps) == 30 and proposal.program is not None
     assert isinstance(feedback.best_configs, tuple) and len(feedback.best_configs) == len(feedback.shapes)
     again = prompt_at.__wrapped__("full", 1, 5)

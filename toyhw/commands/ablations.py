@@ -76,7 +76,7 @@ def render(result: dict) -> str:
     for name, v in result["variants"].items():
         hist = np.array(v["history"])
         final = hist[:, -1]
-        share = (float(np.median(final)) - 1) / (oracle - 1)
+        share = ablations.headroom_share(float(np.median(final)), oracle)
         lines.append(f"{name:<15}" + "".join(f"{np.median(hist[:, m - 1]):>11.3f}" for m in marks)
                      + f"{final.min():>9.3f}-{final.max():.3f}{share:>10.0%}{np.median(v['test']):>8.3f}"
                      + f"{int(np.median(v['bench_runs'])):>13,}{np.median(v['rules']):>7.0f}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Mapping, Optional, Sequence
+from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -156,17 +156,25 @@ class AblationStudy:
         return float(np.median(self.histories(variant)[:, mark - 1]))
 
 
-def ablation_study(variants: Sequence[str] = variants_lib.SEED_VARIANTS, seeds: Sequence[int] = SEEDS,
-                   budget: int = BUDGET) -> AblationStudy:
-    """Return every variant x seed run at `budget` (each run cached; unknown variant -> UnknownNameError).
+Runner = Callable[[list[tuple[str, int, int]]], Iterable[RunSummary]]
+"""Runs a list of (variant, seed, budget) jobs and returns their runs in the same order (toyhw.evolve.sweep's pools)."""
 
-    The variants and the seeds must each be distinct (a median over duplicated runs is wrong without looking wrong).
+
+def ablation_study(variants: Sequence[str] = variants_lib.SEED_VARIANTS, seeds: Sequence[int] = SEEDS,
+                   budget: int = BUDGET, runner: Optional[Runner] = None) -> AblationStudy:
+    """Return every variant x seed run at `budget` (unknown variant -> UnknownNameError).
+
+    The runs are made one after the other in this process and cached, or by `runner` when given (a pool of processes;
+    the runs are the same). The variants and the seeds must each be distinct (a median over duplicated runs is wrong
+    without looking wrong).
     """
     variants = variants_lib.check_variants("variants", variants)
     seeds = check_seeds("seeds", seeds)
     check_budget(budget)
+    jobs = [(name, seed, budget) for name in variants for seed in seeds]
+    results = iter(runner(jobs) if runner is not None else [_run_one(*job) for job in jobs])
+    runs = {name: tuple(next(results) for _ in seeds) for name in variants}
     ctx = context()
-    runs = {name: tuple(_run_one(name, seed, budget) for seed in seeds) for name in variants}
     return AblationStudy(budget, tuple(seeds), runs, ctx.oracle_train, ctx.oracle_test)
 
 

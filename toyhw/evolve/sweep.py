@@ -159,14 +159,10 @@ def study(variants: Sequence[str] = variants_lib.SEED_VARIANTS, seeds: Sequence[
 
     Identical to `ablations.ablation_study` (which runs serially and caches in this process) whatever the executor.
     """
-    variants = variants_lib.check_variants("variants", variants)
-    seeds = checks.check_seeds("seeds", seeds)
-    checks.check_budget("budget", budget)
-    jobs = grid(variants, seeds, [budget])
-    results = iter(run_grid(jobs, executor, workers, progress))
-    ctx = ablations.context()
-    runs = {name: tuple(next(results) for _ in seeds) for name in variants}
-    return AblationStudy(budget, tuple(seeds), runs, ctx.oracle_train, ctx.oracle_test)
+    def runner(jobs: list[tuple[str, int, int]]) -> list[RunSummary]:
+        return run_grid([Job(*job) for job in jobs], executor, workers, progress)
+
+    return ablations.ablation_study(variants, seeds, budget, runner)
 
 
 def terminal_progress(label: str = "runs") -> "TqdmProgress":

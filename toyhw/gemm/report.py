@@ -55,7 +55,7 @@ def distance_reasons(cost: gemm_cost.GemmCost, sms: int) -> str:
     as reasons only in that case, and as "hidden" otherwise.
     """
     reasons = []
-    fixed = cost.launch_us + cost.fill_us + cost.reduction_us
+    fixed = cost.fixed_us
     if fixed >= FIXED_COST_SHARE * cost.time_us:
         reasons.append(f"launch+fill{'+reduce' if cost.reduction_us else ''} {fixed / cost.time_us:.0%} of time")
     dram_bound = cost.bound == "dram"

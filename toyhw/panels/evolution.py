@@ -10,7 +10,6 @@ import html
 from typing import Optional, Sequence
 
 import ipywidgets as widgets
-import numpy as np
 from matplotlib.figure import Figure
 
 from toyhw.checks import check_int
@@ -23,6 +22,7 @@ from toyhw.plots import evolution as evolution_plots
 from toyhw.evolve.programs import render
 from toyhw.evolve.simplify import simplify
 from toyhw.evolve.source import static_check
+from toyhw.evolve.llm import target_shares
 from toyhw.evolve.targeting import STUCK
 
 
@@ -112,11 +112,11 @@ class TargetingView:
         labels = [r.shape.label() for r in order]
         stuck = [r.vs_best > STUCK for r in order]
         ratios = [[r.vs_roofline for r in order], [r.vs_best for r in order]]
-        weights = [np.array([1.0 / getattr(r, key) - 1.0 + 0.05 for r in order]) for key in ("vs_roofline", "vs_best")]
+        shares = [target_shares([getattr(r, key) for r in order]) for key in ("vs_roofline", "vs_best")]
         self.left.plot((seed, budget), lambda ax: evolution_plots.feedback_bars(t.rows, ax=ax),
                        lambda ax: update_bars(ax, ratios, labels, stuck))
         self.right.plot((seed, budget), lambda ax: evolution_plots.target_weights(t.rows, ax=ax),
-                        lambda ax: update_bars(ax, [w / w.sum() for w in weights], labels, stuck))
+                        lambda ax: update_bars(ax, shares, labels, stuck))
         self.figure.suptitle(f"Seed {seed}, after {budget} programs")
 
 
