@@ -81,7 +81,7 @@ def test_same_seed_same_run_other_seed_other_run():
 
 def test_same_history_in_a_fresh_process_with_another_hash_seed():
     code = ("import json; from toyhw.evolve.ablations import run_one; r = run_one('full', 2, 150); "
-            "print(json.dumps([r.history, r.bench_runs]))")
+            "print(json.dumps([r.history, r.kernel_runs]))")
     outs = []
     for hash_seed in ("1", "12345"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
@@ -89,7 +89,7 @@ def test_same_history_in_a_fresh_process_with_another_hash_seed():
         outs.append(json.loads(proc.stdout))
     from toyhw.evolve.ablations import run_one
     here = run_one("full", 2, 150)
-    assert outs[0] == outs[1] == [list(here.history), here.bench_runs]
+    assert outs[0] == outs[1] == [list(here.history), here.kernel_runs]
 
 
 @pytest.mark.parametrize("budget", [0, -3, 2.5, True])
@@ -143,7 +143,7 @@ def test_the_seed_drivers_code_runs_against_toyhw():
         ev = Evaluator(train, table, check_all_branches=False)
         out = evolve(ev, 60, seed=0, llm=kw.pop("llm", None), config=EvolveConfig(**kw))
         bp, _ = out["best"]
-        assert len(out["history"]) == 60 and ev.bench_runs == out["bench_runs"]
+        assert len(out["history"]) == 60 and ev.kernel_runs == out["bench_runs"]
         assert all(choose(simplify(bp), s) == choose(bp, s) for s in shapes + extra)
         assert 0 < geomean_speedup(bp, test, table) <= oracle_speedup(test, table)
         entries = [e for pop in out["db"].islands for e in pop]

@@ -17,14 +17,14 @@ def test_the_evaluator_rejects_a_missing_program_as_invalid_without_runs():
     evaluator = Evaluator(c.train, c.table)
     result = evaluator.evaluate(None)
     assert (result.score, result.times, result.status, result.runs) == (None, None, "invalid", 0)
-    assert evaluator.bench_runs == 0
+    assert evaluator.kernel_runs == 0
 
 
 def test_a_step_that_always_fails_spends_the_budget_and_adds_nothing():
     out, evaluator = run(lambda parent, inspirations, feedback, rng: failed_proposal("diff does not apply: ..."))
     assert out.statuses["invalid"] == 40 and sum(out.statuses.values()) == 40
     assert out.history == (1.0,) * 40 and out.n_added == 0
-    assert out.bench_runs == len(evaluator.shapes)  # only the initial program ran
+    assert out.kernel_runs == len(evaluator.shapes)  # only the initial program ran
     assert [s.description for s in out.lineage] == ["initial program"]
 
 

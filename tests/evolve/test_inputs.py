@@ -41,7 +41,7 @@ def test_a_negative_or_missing_seed_is_refused(call, message):
     (lambda: ablations.ablation_study("full", [0], 10), "variants = 'full' is not allowed; give a list of variants"),
     (lambda: branch_check.branches([3, 3], 10), "seeds lists 3 twice"),
     (lambda: branch_check.branches(range(101), 10), "seeds has 101 seeds; at most 100 are allowed"),
-    (lambda: sweep.study(["full"], [], 10), "seeds is empty; give at least one seed"),
+    (lambda: sweep.ablation_study(["full"], [], 10), "seeds is empty; give at least one seed"),
     (lambda: sweep.grid(["full"], [0], [10, 10]), "budgets lists 10 twice"),
     (lambda: sweep.run_grid(sweep.grid(["full"], [0], [10]), workers=10**6), r"workers = 1000000 is not allowed; .* "
                                                                              r"<= 256 \(MAX_WORKERS\)"),

@@ -90,7 +90,7 @@ def phrases() -> dict[str, str]:
     med, test, share, kernel_runs, pos = figures.med, figures.test, figures.share, figures.kernel_runs, figures.pos
     at = figures.at  # the median after b programs
     lo, hi = final["full"].min(), final["full"].max()
-    table_rows = {r["variant"]: r for r in ablations.seed_table(study)}
+    table_rows = {r["variant"]: r for r in ablations.lecture_table(study)}
     seeds = ablations.SEEDS
 
     # Section 1 / Think! 1

@@ -13,7 +13,6 @@ import random
 import numpy as np
 
 from toyhw.evolve import (ablations, database, evaluator as evaluator_lib, knowledge, loop_tables, prompt_view, proposal_trace, solutions)
-from toyhw.evolve import tables, variants
 from toyhw.evolve.database import Database, Entry
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.config import DEFAULT
@@ -141,7 +140,7 @@ def phrases() -> dict[str, str]:
     first_pass = next(s for s in trace.steps if s.status == "ok" and s.step > first_cut.step)
     saved = sum(n - s.runs for s in cut)
     statuses = trace.result.statuses
-    without = trace.result.bench_runs + saved
+    without = trace.result.kernel_runs + saved
     bars = [s.bar for s in trace.steps if s.bar is not None]
     stage1_of = {0: 1.0, **{s.step: s.stage1 for s in trace.steps if s.status == "ok"}}
     parent_below = [s for s in cut if stage1_of[s.parent_id] < s.bar]
@@ -234,7 +233,7 @@ def phrases() -> dict[str, str]:
         "counts": f"{statuses['cascade']} of the {trace.budget} proposals were cut after stage one, "
                   f"{statuses['bad branch']} were rejected by the branch check and {statuses['ok']} ran on every shape",
         "saved": f"{saved:,} kernel runs saved ({statuses['cascade']} × {n - len(stage1)})",
-        "spent": f"it spent {trace.result.bench_runs:,} runs instead of {without:,}: "
+        "spent": f"it spent {trace.result.kernel_runs:,} runs instead of {without:,}: "
                  f"{saved / without:.1%} fewer",
         "branch_saved": f"{statuses['bad branch']} × {n} = {statuses['bad branch'] * n:,} runs",
         "cut_share": _holds(0.2 < statuses["cascade"] / trace.budget < 0.3,

@@ -70,7 +70,7 @@ class RunSummary:
         variant, seed, budget: what was run.
         history: best-so-far training score after every proposed program.
         final: the training score at the end; test: the best program's score on the held-out shapes.
-        bench_runs: kernel runs spent; rules: branches of the best program after simplifying.
+        kernel_runs: kernel runs spent; rules: branches of the best program after simplifying.
         best: the best program (simplified); lineage: its ancestors.
         n_added, n_added_bad_branch: programs added to the database, and those with a bad branch.
         statuses: how many proposals ended "ok", "bad branch", "crash", "cascade" or "invalid".
@@ -82,7 +82,7 @@ class RunSummary:
     history: tuple[float, ...]
     final: float
     test: float
-    bench_runs: int
+    kernel_runs: int
     rules: int
     best: Program
     lineage: tuple[LineageStep, ...]
@@ -126,7 +126,7 @@ def run_variant(variant: str, seed: int, budget: int, llm: Optional[ProposalStep
     program, score = out.best
     simple = simplify(program)
     return RunSummary(variant, seed, budget, out.history, score, geomean_speedup(program, ctx.test, ctx.table),
-                      out.bench_runs, simple.n_rules(), simple, out.lineage, out.n_added, out.n_added_bad_branch,
+                      out.kernel_runs, simple.n_rules(), simple, out.lineage, out.n_added, out.n_added_bad_branch,
                       dict(out.statuses))
 
 
@@ -160,7 +160,7 @@ Runner = Callable[[list[tuple[str, int, int]]], Iterable[RunSummary]]
 """Runs a list of (variant, seed, budget) jobs and returns their runs in the same order (toyhw.evolve.sweep's pools)."""
 
 
-def ablation_study(variants: Sequence[str] = variants_lib.SEED_VARIANTS, seeds: Sequence[int] = SEEDS,
+def ablation_study(variants: Sequence[str] = variants_lib.LECTURE_VARIANTS, seeds: Sequence[int] = SEEDS,
                    budget: int = BUDGET, runner: Optional[Runner] = None) -> AblationStudy:
     """Return every variant x seed run at `budget` (unknown variant -> UnknownNameError).
 
@@ -178,7 +178,7 @@ def ablation_study(variants: Sequence[str] = variants_lib.SEED_VARIANTS, seeds: 
     return AblationStudy(budget, tuple(seeds), runs, ctx.oracle_train, ctx.oracle_test)
 
 
-def seed_table(study: AblationStudy, marks: Sequence[int] = MARKS) -> list[dict]:
+def lecture_table(study: AblationStudy, marks: Sequence[int] = MARKS) -> list[dict]:
     """Return the seed's table, one row per variant: medians at the marks, min-max at the end, test, runs, rules."""
     rows = []
     for name, runs in study.runs.items():
@@ -192,7 +192,7 @@ def seed_table(study: AblationStudy, marks: Sequence[int] = MARKS) -> list[dict]
         row["end max"] = float(final.max())
         row["headroom captured"] = headroom_share(float(np.median(final)), study.oracle_train)
         row["test"] = float(np.median([r.test for r in runs]))
-        row["kernel runs"] = int(np.median([r.bench_runs for r in runs]))
+        row["kernel runs"] = int(np.median([r.kernel_runs for r in runs]))
         row["rules"] = float(np.median([r.rules for r in runs]))
         rows.append(row)
     return rows

@@ -6,7 +6,7 @@ heuristic the same way, on half of the shapes, the other half held out). Options
 - check all branches: a static launchability check of every branch *before* any run (rejects latent bad branches);
 - cascade: run a cheap subset of the shapes first and the rest only if the program is promising there.
 
-It counts kernel runs (`bench_runs`, the cost of the search) and keeps the best time and config ever seen per shape,
+It counts kernel runs (`kernel_runs`, the cost of the search) and keeps the best time and config ever seen per shape,
 which is what per-shape feedback (`vs_best`) is made of: it costs nothing beyond measurements already made.
 """
 from __future__ import annotations
@@ -55,7 +55,7 @@ class EvalResult:
 
 
 @dataclass(frozen=True)
-class ShapeRow:
+class ShapeFeedback:
     """Per-shape feedback on one program.
 
     Attributes:
@@ -115,7 +115,7 @@ class Evaluator:
         self.roofline = np.array([table.roofline(s) for s in self.shapes])
         self.best_time = np.full(len(self.shapes), math.inf)
         self.best_index = np.zeros(len(self.shapes), dtype=np.int64)
-        self.bench_runs = 0
+        self.kernel_runs = 0
         self._launchable = self.data._launchable
         self._config_ok: dict[gemm_config.GemmConfig, bool] = {}
         # ids of the table's own launchable configs (the table keeps them alive, so ids stay theirs): the mock LLM
@@ -165,7 +165,7 @@ class Evaluator:
 
     def _record(self, rows: np.ndarray, times: np.ndarray, idx: np.ndarray) -> None:
         """Count kernel runs on `rows` (their `times`; `idx`: the config column of every shape) and keep the best."""
-        self.bench_runs += len(rows)
+        self.kernel_runs += len(rows)
         better = times < self.best_time[rows]
         if np.count_nonzero(better):  # the C-level count: ndarray.any goes through a Python wrapper
             where = rows[better]
@@ -195,19 +195,19 @@ class Evaluator:
         # every shape's time read at once; only what `_record` counts was run (the cascade may stop after stage 1)
         times = self.data.times[self.data.rows, idx]
         logs = self.data.log_times[self.data.rows, idx]
-        before = self.bench_runs
+        before = self.kernel_runs
         stage1_score = bar = None
         if self.cascade:
             stopped, stage1_score, bar = self._cascade_stage1(idx, times, logs)
             if stopped is not None:
-                return EvalResult(None, None, stopped, self.bench_runs - before, stage1_score, bar)
+                return EvalResult(None, None, stopped, self.kernel_runs - before, stage1_score, bar)
             self._record(self._stage2, times[self._stage2], idx)
         else:
             self._record(self.data.rows, times, idx)
         total = _log_ratio_sum(self._log_expert, logs)
         if total == -math.inf:  # some kernel could not launch
-            return EvalResult(None, None, "crash", self.bench_runs - before, stage1_score, bar)
-        return EvalResult(math.exp(total / len(times)), times, "ok", self.bench_runs - before, stage1_score, bar)
+            return EvalResult(None, None, "crash", self.kernel_runs - before, stage1_score, bar)
+        return EvalResult(math.exp(total / len(times)), times, "ok", self.kernel_runs - before, stage1_score, bar)
 
     def _cascade_stage1(self, idx: np.ndarray, times: np.ndarray,
                         logs: np.ndarray) -> tuple[Optional[str], float, float]:
@@ -225,14 +225,14 @@ class Evaluator:
         self._best_stage1 = max(self._best_stage1, score)
         return None, score, bar
 
-    def per_shape(self, program: Program) -> list[ShapeRow]:
+    def per_shape(self, program: Program) -> list[ShapeFeedback]:
         """Return per-shape feedback on `program` (a report: it reads the table and counts no runs)."""
         idx = self.data.config_indices(program)
         times = self.data.times[self.data.rows, idx]
         best = np.minimum(self.best_time, times)
         best_idx = np.where(times <= self.best_time, idx, self.best_index)
         configs = self.table.configs
-        return [ShapeRow(s, configs[idx[i]], float(times[i]), float(self.roofline[i] / times[i]),
+        return [ShapeFeedback(s, configs[idx[i]], float(times[i]), float(self.roofline[i] / times[i]),
                          float(best[i] / times[i]), configs[best_idx[i]]) for i, s in enumerate(self.shapes)]
 
 

@@ -95,11 +95,15 @@ def failed_proposal(message: str) -> Proposal:
     return Proposal(None, message, None)
 
 
-class Entry(Protocol):
+class ProgramWithTimes(Protocol):
     """What a proposal step reads from a database entry."""
 
     program: Program
     times: np.ndarray
+
+
+Entry = ProgramWithTimes
+"""The name toyhw.evolve.chat imports (its import moves to ProgramWithTimes with the LLM side's subpackage)."""
 
 
 def target_weights(ratio) -> np.ndarray:
@@ -231,7 +235,7 @@ class MockLLM:
         return _round_below(m) + 1, _round_above(m)
 
     # ----- the proposal step
-    def __call__(self, parent: Entry, inspirations: Sequence[Entry], feedback: Feedback,
+    def __call__(self, parent: ProgramWithTimes, inspirations: Sequence[ProgramWithTimes], feedback: Feedback,
                  rng: random.Random) -> Proposal:
         """Return a child of `parent.program` aimed at one training shape, with a one-line description."""
         t = self.target(feedback, rng)

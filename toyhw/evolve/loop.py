@@ -72,7 +72,7 @@ class EvolveResult:
         n_added: programs added to the database (the initial program not counted).
         n_added_bad_branch: of those, how many have a branch that cannot launch.
         lineage: the best program's ancestors, from the initial program to it.
-        bench_runs: kernel runs the evaluator spent (including the initial program's).
+        kernel_runs: kernel runs the evaluator spent (including the initial program's).
         statuses: how many proposals ended "ok", "bad branch", "crash", "cascade" or "invalid" (the LLM's reply
             gave no program: counted like a crash, a step spent and nothing added; only a real model's replies can).
         mix: the final share of each edit kind (the meta prompt's emphasis).
@@ -84,12 +84,16 @@ class EvolveResult:
     n_added: int
     n_added_bad_branch: int
     lineage: tuple[LineageStep, ...]
-    bench_runs: int
+    kernel_runs: int
     statuses: Mapping[str, int]
     mix: Mapping[str, float] = field(default_factory=dict)
 
     def __getitem__(self, key: str):
-        return getattr(self, key)  # the seed's driver reads results like dicts: out["history"]
+        # the lecture script reads results like dicts, in its own words: out["history"], out["bench_runs"]
+        return getattr(self, _SCRIPT_KEYS.get(key, key))
+
+
+_SCRIPT_KEYS = {"bench_runs": "kernel_runs"}
 
 
 class OperatorMix:
@@ -212,5 +216,5 @@ def evolve(evaluator: Evaluator, budget: int, *, seed: int = 0, llm: Optional[Pr
             db.migrate()
         history.append(best.score)
     return EvolveResult(tuple(history), (best.program, best.score), db, n_added, n_bad, _lineage(best, entries),
-                        evaluator.bench_runs, statuses, dict(mix.weights()))
+                        evaluator.kernel_runs, statuses, dict(mix.weights()))
 

@@ -21,7 +21,8 @@ from typing import Optional, Sequence
 import numpy as np
 
 from toyhw.evolve import knowledge, variants as variants_lib
-from toyhw.evolve.llm import Entry, Feedback, MockLLM, edit_weights
+from toyhw.evolve.database import Entry
+from toyhw.evolve.llm import Feedback, MockLLM, edit_weights
 from toyhw.evolve.programs import Program, choose, render
 from toyhw.gemm import config as gemm_config
 from toyhw.gemm.gpu import GPU, get_gpu

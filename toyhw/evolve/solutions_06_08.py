@@ -195,8 +195,8 @@ def cascade_savings(budget: int = ablations.BUDGET, seeds: Sequence[int] = ablat
     """Return per seed the kernel runs of the full method and of no_cascade at `budget`, and the share saved."""
     rows = []
     for seed in seeds:
-        full = ablations.run_one("full", seed, budget).bench_runs
-        every = ablations.run_one("no_cascade", seed, budget).bench_runs
+        full = ablations.run_one("full", seed, budget).kernel_runs
+        every = ablations.run_one("no_cascade", seed, budget).kernel_runs
         rows.append({"seed": seed, "full": full, "no_cascade": every, "saved": 1 - full / every})
     return pd.DataFrame(rows).set_index("seed")
 
@@ -211,7 +211,7 @@ def serial_and_parallel_agree(names: Sequence[str] = ("full", "small_llm"), seed
     serial = [ablations.run_fresh(j.variant, j.seed, j.budget) for j in jobs]
     with concurrent.futures.ProcessPoolExecutor(workers) as pool:
         parallel = sweep.run_grid(jobs, executor=pool)
-    same = all(a.history == b.history and a.best == b.best and a.bench_runs == b.bench_runs
+    same = all(a.history == b.history and a.best == b.best and a.kernel_runs == b.kernel_runs
                for a, b in zip(serial, parallel))
-    return {"runs": len(jobs), "kernel runs, serial": sum(r.bench_runs for r in serial),
-            "kernel runs, parallel": sum(r.bench_runs for r in parallel), "identical": same}
+    return {"runs": len(jobs), "kernel runs, serial": sum(r.kernel_runs for r in serial),
+            "kernel runs, parallel": sum(r.kernel_runs for r in parallel), "identical": same}

@@ -152,7 +152,7 @@ def _stop(pool: concurrent.futures.ProcessPoolExecutor) -> None:
         process.terminate()
 
 
-def study(variants: Sequence[str] = variants_lib.SEED_VARIANTS, seeds: Sequence[int] = ablations.SEEDS,
+def ablation_study(variants: Sequence[str] = variants_lib.LECTURE_VARIANTS, seeds: Sequence[int] = ablations.SEEDS,
           budget: int = ablations.BUDGET, executor: Optional[concurrent.futures.Executor] = None,
           workers: Optional[int] = 1, progress: Optional[Progress] = None) -> AblationStudy:
     """Return the ablation study of `variants` x `seeds` at `budget`, its runs spread as `run_grid` spreads them.

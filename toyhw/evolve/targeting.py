@@ -19,7 +19,7 @@ class Targeting:
     """Demo 2: which shapes the two feedback keys point at, after `budget` programs of the full method.
 
     Attributes:
-        rows: per-shape feedback on the best program (toyhw.evolve.evaluator.ShapeRow).
+        rows: per-shape feedback on the best program (toyhw.evolve.evaluator.ShapeFeedback).
         n_stuck: shapes with no known improvement (vs_best > STUCK).
         share_on_stuck: key -> the share of the target-shape weights that lands on stuck shapes.
         top_roofline, top_best: the 5 shapes each key ranks as most worth improving.

@@ -1,6 +1,6 @@
 """The ablation variants: named settings of the loop, each switching off or changing one component.
 
-The seed's nine, plus honest analogues of the two AlphaEvolve ablations it lacks: "no full-file evolution" (AlphaEvolve
+The lecture script's nine, plus honest analogues of the two AlphaEvolve ablations it lacks: "no full-file evolution" (AlphaEvolve
 evolved only the loss function; here only the configs of the expert's own rules evolve, no rule can be added or
 split) and "no meta prompt evolution" (here: the mix of edit kinds stays fixed instead of adapting to what paid off).
 """
@@ -23,14 +23,14 @@ class Variant:
         name: registry key.
         summary: one line for tables and dropdowns.
         llm: the variant's proposal step; config: its loop settings (both passed to toyhw.evolve.loop.evolve).
-        seed_variant: True for the seed's nine (the default set of `python -m toyhw ablations`).
+        lecture_variant: True for the lecture script's nine (the default set of `python -m toyhw ablations`).
     """
 
     name: str
     summary: str
     llm: MockLLM = field(default_factory=MockLLM)
     config: EvolveConfig = DEFAULT
-    seed_variant: bool = True
+    lecture_variant: bool = True
 
 
 VARIANTS: Registry[Variant] = Registry("variant")
@@ -60,12 +60,12 @@ _add(_llm("no_borrow", "never borrows rules from inspirations", use_inspirations
 _add(_config("one_island", "one island of the same total size", n_islands=1))
 _add(_config("no_cascade", "every program evaluated on all training shapes", cascade=False))
 _add(replace(_llm("no_full_file", "only the expert's rule configs evolve (no new rules)", new_rules=False),
-             seed_variant=False))
+             lecture_variant=False))
 _add(replace(_config("no_meta_prompt", "fixed mix of edit kinds (no adaptation)", adaptive_mix=False),
-             seed_variant=False))
+             lecture_variant=False))
 
-SEED_VARIANTS: tuple[str, ...] = tuple(n for n in VARIANTS.available() if VARIANTS.get(n).seed_variant)
-"""The seed's nine, in its order."""
+LECTURE_VARIANTS: tuple[str, ...] = tuple(n for n in VARIANTS.available() if VARIANTS.get(n).lecture_variant)
+"""The lecture script's nine, in its order."""
 
 
 def get(name: str) -> Variant:
@@ -74,7 +74,7 @@ def get(name: str) -> Variant:
 
 
 def available() -> list[str]:
-    """Return every variant name (the seed's nine first)."""
+    """Return every variant name (the lecture script's nine first)."""
     return VARIANTS.available()
 
 

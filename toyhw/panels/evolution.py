@@ -36,7 +36,7 @@ def full_study(progress: Optional[sweep.Progress] = None, workers: Optional[int]
     run), with `progress` called after each; later calls, and every redraw of the panels, only read the kept study.
     """
     if not _FULL_STUDY:
-        _FULL_STUDY.append(sweep.study(variants.available(), ablations.SEEDS, ablations.BUDGET, workers=workers,
+        _FULL_STUDY.append(sweep.ablation_study(variants.available(), ablations.SEEDS, ablations.BUDGET, workers=workers,
                                        progress=progress))
     return _FULL_STUDY[0]
 
@@ -69,7 +69,7 @@ def ablation_figure(chosen: Sequence[str], budget: int, n_seeds: int) -> Figure:
     return static_figure(AblationView(live=False), lambda view: view.show(chosen, budget, n_seeds))
 
 
-def ablation_panel(chosen: Sequence[str] = variants.SEED_VARIANTS, budget: int = ablations.BUDGET,
+def ablation_panel(chosen: Sequence[str] = variants.LECTURE_VARIANTS, budget: int = ablations.BUDGET,
                    n_seeds: int = len(ablations.SEEDS)) -> widgets.Widget:
     """Return a variant multi-select, a budget slider and a seeds slider above the score-vs-programs plot."""
     names = variants.available()
