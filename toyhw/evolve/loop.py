@@ -15,6 +15,7 @@ from toyhw.evolve.database import Database, Entry
 from toyhw.evolve.evaluator import EvalResult, Evaluator
 from toyhw.evolve.llm import FIXED_MIX, OPERATORS, Feedback, MockLLM, Proposal
 from toyhw.evolve.programs import Program, expert_program
+from toyhw.evolve.step_guard import checked, read_only_inputs
 
 ProposalStep = Callable[..., Proposal]
 
@@ -195,7 +196,7 @@ def evolve(evaluator: Evaluator, budget: int, *, seed: int = 0, llm: Optional[Pr
         parent, inspirations = db.sample(island, rng) if evolution else (root, ())
         feedback = evaluator.feedback(parent.times, mix.weights(), best_configs)
         seen = (feedback.frozen(), _copy(rng)) if observer is not None else None  # before the step changes them
-        proposal = llm(parent, inspirations, feedback, rng)
+        proposal = checked(llm(*read_only_inputs(parent, inspirations, feedback), rng), step, llm)
         result = evaluator.evaluate(proposal.program)
         if observer is not None:
             observer(StepRecord(step, island, parent, tuple(inspirations), *seen, proposal, result))
