@@ -1,5 +1,8 @@
 """Sweeps: run a grid of (variant, seed, budget) evolution jobs through any `concurrent.futures.Executor`.
 
+Why its own Ctrl-C handling: ProcessPoolExecutor, interrupted, waits for its running jobs and lets every worker print
+a KeyboardInterrupt traceback; here the workers ignore Ctrl-C and the pool is stopped at once (`_stop`).
+
 Why an Executor: the same grid runs serially in this process, on local processes (the default), or on a cluster —
 Dask's `Client.get_executor()` and Ray's executors implement the same interface. Each job is a pure function of
 (variant, seed, budget), so the results are identical however they are scheduled; they come back in job order.
