@@ -14,7 +14,7 @@ from toyhw.evolve.database import Database, Entry
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.llm import FIXED_MIX, OPERATORS, Feedback, MockLLM, Proposal
 from toyhw.evolve.programs import Program, expert_program
-from toyhw.evolve.step_guard import checked, read_only_inputs
+from toyhw.evolve.step_guard import GuardedStep
 
 ProposalStep = Callable[..., Proposal]
 
@@ -139,7 +139,7 @@ def evolve(evaluator: Evaluator, budget: int, seed: int = 0, llm: Optional[Propo
         checks.check_int(name, value, 1)
     if cascade is not None:
         evaluator.cascade = cascade
-    llm = llm if llm is not None else MockLLM()
+    llm = GuardedStep(llm if llm is not None else MockLLM())  # read-only inputs, the return value checked
     rng = random.Random(seed)
     program = initial if initial is not None else expert_program()
     first = evaluator.evaluate_root(program)
@@ -160,7 +160,7 @@ def evolve(evaluator: Evaluator, budget: int, seed: int = 0, llm: Optional[Propo
         parent, inspirations = db.sample(island, rng) if evolution else (root, ())
         feedback = Feedback(shapes, evaluator.roofline / parent.times, evaluator.best_time / parent.times,
                             best_configs, mix.weights())
-        proposal = checked(llm(*read_only_inputs(parent, inspirations, feedback), rng), step, llm)
+        proposal = llm(parent, inspirations, feedback, rng)
         result = evaluator.evaluate(proposal.program)
         statuses[result.status] += 1
         improved = result.score is not None and result.score > parent.score
