@@ -40,14 +40,16 @@ setup: $(STAMP)
 
 # uv resolves the locks for every platform and Python >= 3.11 (--universal), in a throwaway venv of its own. The test
 # lock first, with the newest versions the bounds in pyproject.toml allow (--upgrade); the class lock then takes the
-# same versions (-c). After a refresh, `make test` tests the new versions. Behind a firewall, the PIP_INDEX_URL that
+# same versions (-c); `make lock LOCK_UPGRADE=` keeps every pin it can (a package added to pyproject.toml, nothing
+# else moved). After a refresh, `make test` tests the new versions. Behind a firewall, the PIP_INDEX_URL that
 # pip uses names uv's index too (README, "Behind a firewall").
 LOCK_VENV := .venv-lock
+LOCK_UPGRADE ?= --upgrade
 UV_COMPILE = $(LOCK_VENV)/bin/uv pip compile pyproject.toml --universal --generate-hashes --quiet \
     --custom-compile-command "make lock" $(if $(PIP_INDEX_URL),--default-index "$(PIP_INDEX_URL)")
 lock:
 	test -x $(LOCK_VENV)/bin/uv || { $(PYTHON) -m venv $(LOCK_VENV) && $(LOCK_VENV)/bin/python -m pip install --quiet uv; }
-	$(UV_COMPILE) --extra class --extra test --upgrade -o $(TEST_LOCK)
+	$(UV_COMPILE) --extra class --extra test $(LOCK_UPGRADE) -o $(TEST_LOCK)
 	$(UV_COMPILE) --extra class -c $(TEST_LOCK) -o $(CLASS_LOCK)
 
 # JupyterLab without news or update pop-ups: the pack's settings overrides, installed into the venv's JupyterLab.

@@ -101,6 +101,9 @@ def test_the_sweep_sizes_its_default_pool_from_here(monkeypatch):
     assert sweep.default_workers() == 1
     monkeypatch.setenv("TOYHW_WORKERS", "5")
     assert sweep.default_workers() == 5
+    monkeypatch.setenv("TOYHW_WORKERS", "257")
+    with pytest.raises(ValueError, match=r"TOYHW_WORKERS = '257' is not allowed; it must be an integer >= 1 and <= 256"):
+        sweep.default_workers()
 
 
 # Run in a fresh process: the sweep's default pool, with process pools made to fail, over a 2-job study.

@@ -29,21 +29,22 @@ ENV_VAR = "TOYHW_WORKERS"
 """The environment variable that overrides the detected CPU count (an integer >= 1)."""
 
 
-def available(root: str | os.PathLike = "/", environ: Optional[Mapping[str, str]] = None) -> int:
+def available(root: str | os.PathLike = "/", environ: Optional[Mapping[str, str]] = None,
+              most: Optional[int] = None) -> int:
     """Return the worker processes a pool should start: `TOYHW_WORKERS` if set, else the CPUs this process may use
-    (the smaller of its affinity mask and its cgroup CPU quota rounded up), at least 1.
+    (the smaller of its affinity mask and its cgroup CPU quota rounded up), at least 1 and at most `most` if given.
 
-    Raises ValueError naming TOYHW_WORKERS when it is set to anything but an integer >= 1.
+    Raises ValueError naming TOYHW_WORKERS when it is set to anything but an integer from 1 to `most`.
     """
     environ = os.environ if environ is None else environ
     override = environ.get(ENV_VAR, "").strip()
     if override:
-        return _check_override(override)
+        return _check_override(override, most)
     cpus = affinity()
     limit = quota(root)
     if limit is not None:
         cpus = min(cpus, math.ceil(limit))
-    return max(1, cpus)
+    return max(1, min(cpus, most) if most is not None else cpus)
 
 
 def affinity() -> int:
@@ -61,14 +62,15 @@ def quota(root: str | os.PathLike = "/") -> Optional[float]:
     return min(limits) if limits else None
 
 
-def _check_override(text: str) -> int:
+def _check_override(text: str, most: Optional[int]) -> int:
     try:
         value = int(text)
     except ValueError:
         value = 0
-    if value < 1:
-        raise ValueError(f"{ENV_VAR} = {text!r} is not allowed; it must be an integer >= 1 (the worker processes of a "
-                         "sweep), or unset to use the CPUs this process may use")
+    if value < 1 or (most is not None and value > most):
+        bound = f" and <= {most:,}" if most is not None else ""
+        raise ValueError(f"{ENV_VAR} = {text!r} is not allowed; it must be an integer >= 1{bound} (the worker "
+                         "processes of a sweep), or unset to use the CPUs this process may use")
     return value
 
 

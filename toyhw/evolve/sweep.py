@@ -61,7 +61,7 @@ def run_job(job: Job) -> RunSummary:
 def default_workers() -> int:
     """Return the number of local processes to use: the CPUs this process may use (its affinity and its cgroup's CPU
     quota, so a hub user granted 1 CPU runs serially), or TOYHW_WORKERS where set (toyhw.cpus)."""
-    return cpus.available()
+    return cpus.available(most=checks.MAX_WORKERS)
 
 
 def run_grid(jobs: Sequence[Job], executor: Optional[concurrent.futures.Executor] = None,
