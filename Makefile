@@ -75,11 +75,17 @@ chromium:
 
 NB ?= 02
 PORT ?= 8866
+# NB and PORT reach the recipe through the environment, never pasted into its shell line: NB='x; y' is a name.
+present: export PRESENT_NB = $(NB)
+present: export PRESENT_PORT = $(PORT)
 present: class-setup
-	@nb="$$(ls notebooks/$(basename $(notdir $(NB)))*.ipynb 2>/dev/null | head -n 1)"; \
-	test -n "$$nb" || { echo "no notebook matches notebooks/$(NB)*.ipynb; try NB=01 .. NB=08"; exit 2; }; \
-	echo "Serving $$nb as an app on http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"; \
-	$(BIN)/voila "$$nb" --Voila.ip=127.0.0.1 --port=$(PORT) --show_tracebacks=True $(VOILA_FLAGS)
+	@nb_arg="$${PRESENT_NB##*/}"; nb_arg="$${nb_arg%.ipynb}"; \
+	case "$$PRESENT_NB" in ''|*[!A-Za-z0-9_./-]*) echo "NB = '$$PRESENT_NB' is not allowed; give a notebook's number, NB=01 .. NB=08"; exit 2;; esac; \
+	case "$$PRESENT_PORT" in ''|*[!0-9]*) echo "PORT = '$$PRESENT_PORT' is not allowed; give a port number, e.g. PORT=8866"; exit 2;; esac; \
+	nb="$$(ls notebooks/"$$nb_arg"*.ipynb 2>/dev/null | head -n 1)"; \
+	test -n "$$nb" || { echo "no notebook matches notebooks/$$nb_arg*.ipynb; try NB=01 .. NB=08"; exit 2; }; \
+	echo "Serving $$nb as an app on http://127.0.0.1:$$PRESENT_PORT/ (Ctrl-C stops it)"; \
+	$(BIN)/voila "$$nb" --Voila.ip=127.0.0.1 --port="$$PRESENT_PORT" --show_tracebacks=True $(VOILA_FLAGS)
 
 # The website: static files, built offline from the committed notebooks (never executed); tools/build_site.py.
 site: setup

@@ -4,7 +4,8 @@ Each command lives in its own module under `toyhw/commands/` with four names: `H
 `run(args) -> dict` (the JSON object, a stable contract that tests and scripts rely on) and `render(result) -> str`
 (the readable table). This file only wires them together and turns what can go wrong into one line on stderr:
 
-- bad input (an option's value, an unknown name, a broken data file): the reason, exit code 2;
+- bad input (an option's value, an unknown name, a broken data file, an unknown `--lang` or TOYHW_LANG): the reason,
+  exit code 2;
 - Ctrl-C: "interrupted", exit code 130 (the shell's convention for SIGINT);
 - a closed output pipe (`python -m toyhw fastp --json | head -c1`): nothing more, as Python's documentation advises.
 
@@ -21,6 +22,8 @@ import re
 import sys
 from types import ModuleType
 from typing import NoReturn, Optional, Sequence
+
+from toyhw import i18n
 
 COMMANDS: tuple[str, ...] = ("fastp", "ablations", "targeting", "branches", "gemm", "validate", "prompt", "evolve")
 """The commands, in the order `--help` lists them; each is the module toyhw.commands.<name>."""
@@ -66,6 +69,9 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         if name == chosen:
             module.add_arguments(command_parser)
             command_parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+            command_parser.add_argument("--lang", metavar="{en,zh}", default=None,
+                                        help="language of the tables and messages (default: the environment variable "
+                                             "TOYHW_LANG, else en); --json output is the same in every language")
     return parser
 
 
@@ -74,15 +80,33 @@ def _run(argv: list[str]) -> int:
     args = build_parser(argv).parse_args(argv)
     module = command_module(args.command)
     try:
-        result = module.run(args)
-        text = _json(result) if args.json else module.render(result)
+        with i18n.using(_language(args.lang)):
+            result = module.run(args)
+            text = _json(result) if args.json else module.render(result)
     except (ValueError, KeyError, TypeError) as err:  # bad input, an unknown name, a broken data file
         message = err.args[0] if isinstance(err, KeyError) and err.args else err
-        print(f"python -m toyhw {args.command}: error: {message}", file=sys.stderr)
+        print(f"python -m toyhw {args.command}: error: {_short(str(message))}", file=sys.stderr)
         return 2
     print(text)
     sys.stdout.flush()  # here, where a closed pipe is caught, not at exit
     return 0
+
+
+MAX_ERROR_CHARS = 1_000
+"""The longest error line: a message that quotes a 100 kB value keeps its start and its end (what is allowed)."""
+
+
+def _short(message: str) -> str:
+    """Return `message`, its middle cut when it is longer than MAX_ERROR_CHARS."""
+    if len(message) <= MAX_ERROR_CHARS:
+        return message
+    head, tail = message[:600], message[-300:]
+    return f"{head}... [{len(message) - 900:,} characters cut] ...{tail}"
+
+
+def _language(option: Optional[str]) -> str:
+    """Return the language of `--lang`, else of TOYHW_LANG, else English; ValueError naming the one that is unknown."""
+    return i18n.check_language("--lang", option) if option is not None else i18n.language()
 
 
 def _json(result: dict) -> str:

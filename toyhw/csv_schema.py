@@ -93,7 +93,11 @@ def _show(bound: float) -> str:
 
 def _decode(path: pathlib.Path) -> str:
     """Return the file's text; refuse bytes that are not UTF-8, naming the line and the byte's position in it."""
-    raw = path.read_bytes()
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise DataError(f"{path.name}: cannot read {path} ({err.strerror or err}); the pack's data files are in its "
+                        "data/ folder") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -163,11 +163,35 @@ SCHEMAS: dict[str, tuple[Column, ...]] = {
 """Every data file and its schema."""
 
 
+MODELLED_TIMINGS = ("graph", "trace", "per_call", "back_to_back")
+"""The timing methods the GEMM model reproduces (toyhw.gemm.validate.TIMINGS): a used row must have one."""
+TFLOPS_US_TOLERANCE = 0.01
+"""How far measured_us may be from 2MNK / measured_tflops when a row gives both (the derived one is rounded)."""
+
+
 def _measurement_rule(row: dict[str, Value]) -> Optional[tuple[str, str]]:
     if row[f"measured_{row['primary']}"] is None:
         return "primary", "names a column that is empty; it must name the one holding the source's number"
     if (row["use"] == "yes") == bool(row["why_not_used"]):
         return "use", "must be 'yes' (and why_not_used empty) or 'no' (with a reason in why_not_used)"
+    gpu = row["gpu"]
+    if gpu is not None:
+        known = [str(r["key"]) for r in _cached("gpus.csv")]
+        names = {name.lower() for r in _cached("gpus.csv") for name in (str(r["key"]), str(r["model"]))}
+        if str(gpu).strip().lower() not in names:
+            return "gpu", f"is not a GPU of data/gpus.csv; it must be one of {', '.join(known)}, or empty"
+    if row["use"] == "yes" and gpu is None:
+        return "gpu", ("is empty in a used row; the model is validated only on a GPU of data/gpus.csv (or set use to "
+                       "'no' with a reason)")
+    if row["use"] == "yes" and row["timing"] not in MODELLED_TIMINGS:
+        return "timing", (f"cannot be modelled in a used row; it must be one of {', '.join(MODELLED_TIMINGS)} (or set "
+                          "use to 'no' with a reason)")
+    tflops, us = row["measured_tflops"], row["measured_us"]
+    if tflops is not None and us is not None:
+        derived = 2e-6 * row["m"] * row["n"] * row["k"] / float(tflops)  # type: ignore[operator]
+        if abs(derived / float(us) - 1.0) > TFLOPS_US_TOLERANCE:
+            return "measured_us", (f"disagrees with measured_tflops = {tflops}: 2MNK / measured_tflops gives "
+                                   f"{derived:,.3f} us (at most {TFLOPS_US_TOLERANCE:.0%} apart, for rounding)")
     return None
 
 

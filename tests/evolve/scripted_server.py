@@ -5,6 +5,10 @@ Every POST to /v1/chat/completions takes the next action of the script:
     ("reply", text)            200, a chat completion whose message content is `text`
     ("status", code)           that HTTP status with an OpenAI-style error body (a 429 says Retry-After: 0)
     ("slow", seconds, text)    waits `seconds`, then replies (a client with a shorter timeout has given up)
+    ("raw", code, type, body)  that status, Content-Type and body (bytes or text) exactly
+    ("trickle", seconds)       200 headers, then one byte of a never-ending body every `seconds`
+    ("chunked", megabytes)     200, a chunked body of that many MB of one JSON string (or until the client leaves)
+    ("echo", code)             that status, with an error message quoting the request's Authorization header
 
 A request past the end of the script gets a 400 "script exhausted", so a test that asks more than it scripted fails
 loudly. `requests` keeps every request body and its Authorization header. It listens on 127.0.0.1 only.
@@ -46,7 +50,15 @@ class ScriptedServer:
                 if action[0] == "slow":
                     server._stop.wait(action[1])
                     action = ("reply", action[2])
-                if action[0] == "reply":
+                if action[0] in ("trickle", "chunked"):
+                    self._endless(action)
+                elif action[0] == "raw":
+                    body = action[3] if isinstance(action[3], bytes) else action[3].encode()
+                    self._send(action[1], body, {"Content-Type": action[2]})
+                elif action[0] == "echo":
+                    message = f"invalid key in header Authorization: {self.headers.get('Authorization')}"
+                    self._send(action[1], {"error": {"message": message, "type": "echo", "code": action[1]}})
+                elif action[0] == "reply":
                     self._send(200, completion(action[1], body.get("model", "scripted")))
                 else:
                     code = action[1]
@@ -54,11 +66,35 @@ class ScriptedServer:
                     self._send(code, {"error": {"message": message, "type": "scripted", "code": code}},
                                {"Retry-After": "0"} if code == 429 else {})
 
-            def _send(self, code: int, payload: dict, headers: dict | None = None) -> None:
-                data = json.dumps(payload).encode()
+            def _endless(self, action: tuple) -> None:
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    if action[0] == "trickle":
+                        self.send_header("Content-Length", "1000000")
+                        self.end_headers()
+                        while not server._stop.wait(action[1]):
+                            self.wfile.write(b" ")
+                            self.wfile.flush()
+                        return
+                    self.send_header("Transfer-Encoding", "chunked")
+                    self.end_headers()
+                    chunk = b"x" * (1 << 20)
+                    start = b'{"choices": [{"message": {"content": "'
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(start), start))
+                    for _ in range(action[1]):
+                        if server._stop.is_set():
+                            return
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                    self.wfile.write(b'3\r\n"}}\r\n0\r\n\r\n')
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client stopped reading: what the test wants
+
+            def _send(self, code: int, payload, headers: dict | None = None) -> None:
+                data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+                headers = {"Content-Type": "application/json", **(headers or {})}
                 try:
                     self.send_response(code)
-                    self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
                     for key, value in (headers or {}).items():
                         self.send_header(key, value)

@@ -86,7 +86,7 @@ def test_evolve_with_a_real_client_then_its_replay(capsys, tmp_path, monkeypatch
 
 @pytest.mark.parametrize("args, message", [
     (["prompt", "--variant", "nope"], "unknown variant 'nope'"),
-    (["evolve", "--log", "x.jsonl"], "--log and --model need --llm URL"),
+    (["evolve", "--log", "x.jsonl"], "--log needs --llm URL"),
     (["evolve", "--replay", "missing.jsonl"], "cannot read the log 'missing.jsonl'"),
     (["evolve", "--replay", "x.jsonl", "--llm", "http://127.0.0.1:9/v1"], "--replay replays a logged run"),
     (["evolve", "--llm", "http://127.0.0.1:9/v1"], "no model name"),

@@ -1,5 +1,6 @@
 """Reading a model's reply: SEARCH/REPLACE blocks or a whole program, parsed and never executed; failures say why."""
 import random
+import re
 
 import pytest
 
@@ -118,3 +119,45 @@ def test_search_text_matches_whole_lines_and_ignores_trailing_spaces_only():
     assert read_reply(reply, PARENT).program == CHILD
     assert read_reply(DIFF.replace("    if M <= 16:\n=======", "  if M <= 16:\n======="), PARENT).program is None
     assert parse(replies.apply_blocks(SOURCE, replies.diff_blocks(DIFF))) == CHILD
+
+
+# The lazy DOTALL patterns the scanners replace: the reference for what a reply means (slow only on long replies).
+OLD_BLOCK = re.compile(r"^<{5,} SEARCH[ \t]*\n(.*?)^={5,}[ \t]*\n(.*?)^>{5,} REPLACE[ \t]*$", re.DOTALL | re.MULTILINE)
+OLD_FENCE = re.compile(r"^```[ \t]*(?:python|py)?[ \t]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
+OLD_THINKING = re.compile(r"<think>.*?</think>", re.DOTALL)
+PIECES = ("<<<<<<< SEARCH\n", "<<<<< SEARCH \n", "<<<<<<< SEARCH", "=======\n", "===== \t\n", "==", ">>>>>>> REPLACE\n",
+          ">>>>>>> REPLACE", ">>>>>>> REPLACE x\n", "```python\n", "```py\n", "```\n", "```js\n", "x```\n", "<think>",
+          "</think>", "<think>\n", "def choose", "    if M <= 16:\n", "a", "\n", " ", "\r\n", "\t")
+
+
+def test_the_scanners_read_replies_exactly_as_the_patterns_they_replace():
+    rng = random.Random(26)
+    for _ in range(4000):
+        text = "".join(rng.choice(PIECES) for _ in range(rng.randrange(1, 30)))
+        assert [(b.search, b.replace) for b in replies.diff_blocks(text)] == OLD_BLOCK.findall(text), text
+        assert replies._fences(text) == OLD_FENCE.findall(text), text
+        assert replies.without_thinking(text) == OLD_THINKING.sub("", text), text
+
+
+DEGENERATE = {  # what a small model stuck until max_tokens writes
+    "<<<<<<< SEARCH\n=======\n": "neither SEARCH/REPLACE blocks nor",
+    "<<<<<<< SEARCH\n": "neither SEARCH/REPLACE blocks nor",
+    "<think>": "neither SEARCH/REPLACE blocks nor",
+    "```python\n": "neither SEARCH/REPLACE blocks nor",
+    "<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE\n": "empty SEARCH text",
+    "<<<<<<< SEARCH\n    if M <= 16:\n=======\n    if M <= 16:\n>>>>>>> REPLACE\n": "",
+}
+
+
+@pytest.mark.timeout(120)  # the patterns took hours on these, the scanners milliseconds (benchmarks/bench_replies.py)
+@pytest.mark.parametrize("unit", list(DEGENERATE))
+def test_degenerate_replies_at_the_size_limit_are_read_in_one_pass(unit):
+    text = unit * (MAX_REPLY_CHARS // len(unit))
+    assert MAX_REPLY_CHARS - len(unit) < len(text) <= MAX_REPLY_CHARS
+    proposal = read_reply(text, PARENT)
+    if DEGENERATE[unit]:
+        assert proposal.program is None and DEGENERATE[unit] in proposal.description
+    else:  # the same harmless block thousands of times: the parent again
+        assert proposal.program == PARENT
+    assert replies.without_thinking("<think>" * 14_000) == "<think>" * 14_000
+    assert len(replies.diff_blocks("<<<<<<< SEARCH\n=======\n" * 4_000 + ">>>>>>> REPLACE\n")) == 1

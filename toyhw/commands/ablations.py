@@ -34,8 +34,9 @@ def _check_workers(name: str, workers: int) -> int:
 def run(args: argparse.Namespace) -> dict:
     """Return {"budget", "seeds", "oracle": {"train", "test"}, "variants": {name: {history, final, test, ...}}}."""
     from toyhw.evolve import sweep
+    from toyhw.i18n import t
 
-    progress = sweep.terminal_progress("evolution runs") if sys.stderr.isatty() else None
+    progress = sweep.terminal_progress(t("progress.evolution_runs")) if sys.stderr.isatty() else None
     try:
         if progress is not None:
             progress(0, len(args.variants) * len(args.seeds))  # the bar shows before the first run ends
@@ -61,25 +62,36 @@ def run(args: argparse.Namespace) -> dict:
 
 
 def render(result: dict) -> str:
-    """Return the seed's table: medians at 50/100/300/1000 programs, min-max at the end, test score, runs, rules."""
+    """Return the seed's table: medians at 50/100/300/1000 programs, min-max at the end, test score, runs, rules
+    (padded by display width; variant names are the machine names in every language)."""
     import numpy as np
 
     from toyhw.evolve import ablations
+    from toyhw.i18n import t
+    from toyhw.textwidth import column_width, pad
 
     budget = result["budget"]
     oracle = result["oracle"]["train"]
     marks = [m for m in ablations.MARKS if m <= budget] or [budget]
-    header = f"{'variant':<15}" + "".join(f"{str(m) + ' progs':>11}" for m in marks) + \
-        f"{'end min-max':>15}{'headroom':>10}{'test':>8}{'kernel runs':>13}{'rules':>7}"
-    lines = [f"Median over seeds {result['seeds']}; score = geometric-mean speedup over the expert (training shapes)",
-             header]
+    heads = [t("ablations.head.programs", programs=m) for m in marks]
+    tail = [(t("ablations.head.end_range"), 15), (t("ablations.head.headroom"), 10), (t("ablations.head.test"), 8),
+            (t("ablations.head.kernel_runs"), 13), (t("ablations.head.rules"), 7)]
+    variant = t("ablations.head.variant")
+    first = column_width(15, [variant, *result["variants"]])
+    mark_widths = [column_width(11, [h]) for h in heads]
+    widths = [column_width(least, [h]) for h, least in tail]
+    header = pad(variant, first) + "".join(pad(h, w, right=True) for h, w in zip(heads, mark_widths)) + \
+        "".join(pad(h, w, right=True) for (h, _), w in zip(tail, widths))
+    lines = [t("ablations.caption", seeds=result["seeds"]), header]
     for name, v in result["variants"].items():
         hist = np.array(v["history"])
         final = hist[:, -1]
         share = (float(np.median(final)) - 1) / (oracle - 1)
-        lines.append(f"{name:<15}" + "".join(f"{np.median(hist[:, m - 1]):>11.3f}" for m in marks)
-                     + f"{final.min():>9.3f}-{final.max():.3f}{share:>10.0%}{np.median(v['test']):>8.3f}"
-                     + f"{int(np.median(v['bench_runs'])):>13,}{np.median(v['rules']):>7.0f}")
-    lines.append(f"oracle (best config per shape): train {oracle:.3f}, test {result['oracle']['test']:.3f}; "
-                 "headroom = (score - 1) / (oracle - 1)")
+        cells = [f"{final.min():.3f}-{final.max():.3f}", f"{share:.0%}", f"{np.median(v['test']):.3f}",
+                 f"{int(np.median(v['bench_runs'])):,}", f"{np.median(v['rules']):.0f}"]
+        lines.append(pad(name, first)
+                     + "".join(pad(f"{np.median(hist[:, m - 1]):.3f}", w, right=True)
+                               for m, w in zip(marks, mark_widths))
+                     + "".join(pad(c, w, right=True) for c, w in zip(cells, widths)))
+    lines.append(t("ablations.oracle", train=oracle, test=result["oracle"]["test"]))
     return "\n".join(lines)

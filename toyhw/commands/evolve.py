@@ -14,8 +14,7 @@ from toyhw import checks
 from toyhw.commands import ablations as ablations_command, options
 from toyhw.evolve import ablations, variants
 from toyhw.evolve.chat import ChatLLM, PromptedLLM, ReplayError, ReplayLLM
-from toyhw.evolve.chatlog import read_log
-from toyhw.evolve.endpoint import Endpoint, EndpointUnavailable
+from toyhw.evolve.endpoint import Endpoint, EndpointUnavailable, shown
 from toyhw.evolve.prompt import ANSWER_FORMATS, settings_for
 
 HELP = "one mini AlphaEvolve run: the mock LLM, a real model (--llm URL --model NAME) or a logged run (--replay F)"
@@ -36,16 +35,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", default=None, help="model name at the endpoint (default $TOYHW_LLM_MODEL)")
     parser.add_argument("--log", default=None, metavar="FILE", help="write every prompt and reply to FILE (JSONL)")
     parser.add_argument("--replay", default=None, metavar="FILE", help="replay a logged run, with no network")
-    parser.add_argument("--timeout", type=options.bounded("--timeout", 0, 3600, "120", low_open=True), default=120.0,
-                        help="seconds per try of a call (default 120, at most an hour)")
-    parser.add_argument("--attempts", type=options.bounded("--attempts", 1, 10, "3", kind=int), default=3,
+    parser.add_argument("--timeout", type=options.bounded("--timeout", 0, 3600, "120", low_open=True), default=None,
+                        help="seconds per try of a call, whatever the server sends (default 120, at most an hour)")
+    parser.add_argument("--attempts", type=options.bounded("--attempts", 1, 10, "3", kind=int), default=None,
                         help="tries per call, the first included (default 3, at most 10)")
-    parser.add_argument("--temperature", type=options.bounded("--temperature", 0, 2, "0.8"), default=0.8,
+    parser.add_argument("--temperature", type=options.bounded("--temperature", 0, 2, "0.8"), default=None,
                         help="sampling temperature (default 0.8; 0 to 2, as OpenAI-compatible servers take)")
     parser.add_argument("--max-tokens", type=options.bounded("--max-tokens", 1, 1_000_000, "4000", kind=int),
                         default=None, help="reply token limit (default: the server's)")
-    parser.add_argument("--answer", choices=ANSWER_FORMATS, default="diff",
+    parser.add_argument("--answer", choices=ANSWER_FORMATS, default=None,
                         help="answer format asked for: SEARCH/REPLACE blocks (diff, default) or the whole program")
+
+
+LLM_ONLY = {"model": "--model", "log": "--log", "timeout": "--timeout", "attempts": "--attempts",
+            "temperature": "--temperature", "max_tokens": "--max-tokens", "answer": "--answer"}
+"""Options that only a call to a real model uses: refused without --llm and with --replay (they would be ignored)."""
+LLM_DEFAULTS = {"timeout": 120.0, "attempts": 3, "temperature": 0.8, "max_tokens": None, "answer": "diff"}
 
 
 def _progress(budget: int):
@@ -58,25 +63,49 @@ def _progress(budget: int):
     return report
 
 
+def _given(args: argparse.Namespace) -> list[str]:
+    return [option for key, option in LLM_ONLY.items() if getattr(args, key) is not None]
+
+
+def _from_log(args: argparse.Namespace, run: dict) -> ReplayLLM:
+    """Return the replay of --replay, filling `run` from the log's header; ValueError for an option it contradicts."""
+    llm = ReplayLLM(args.replay)
+    header = llm.header
+    for key in DEFAULTS:
+        logged = header.get(key, DEFAULTS[key] if key != "budget" else len(llm.records))
+        if run[key] is None:
+            run[key] = logged
+        elif key == "budget" and run[key] > len(llm.records):
+            raise ValueError(f"--budget {run[key]} asks for more calls than {args.replay} holds ({len(llm.records)});"
+                             f" replay with a budget of at most {len(llm.records)}, or none (the log's {logged})")
+        elif key != "budget" and run[key] != logged:
+            raise ValueError(f"--{key} {run[key]} contradicts the log {args.replay}, a run of --{key} {logged}; "
+                             f"a replay takes its variant and seed from the log: drop --{key}")
+    variants.get(run["variant"])
+    return llm
+
+
 def _llm(args: argparse.Namespace, run: dict) -> Optional[PromptedLLM]:
     """Return the proposal step the options ask for (None = the mock), filling `run` from a replayed log."""
     if args.replay is not None:
-        if args.llm is not None or args.log is not None or args.model is not None:
-            raise ValueError("--replay replays a logged run: it takes no --llm, --model or --log")
-        header, _ = read_log(args.replay)
-        for key in DEFAULTS:
-            run[key] = run[key] if run[key] is not None else header.get(key, DEFAULTS[key])
-        return ReplayLLM(args.replay)
+        given = ([] if args.llm is None else ["--llm"]) + _given(args)
+        if given:
+            raise ValueError(f"--replay replays a logged run with no network: it takes no {', '.join(given)}")
+        return _from_log(args, run)
     for key, value in DEFAULTS.items():
         run[key] = run[key] if run[key] is not None else value
     if args.llm is None:
-        if args.log is not None or args.model is not None:
-            raise ValueError("--log and --model need --llm URL (the mock LLM runs offline and has nothing to log)")
+        given = _given(args)
+        if given:
+            raise ValueError(f"{', '.join(given)} need{'s' if len(given) == 1 else ''} --llm URL (the mock LLM runs "
+                             "offline: it makes no calls and has nothing to log)")
         return None
-    endpoint = Endpoint.from_env(args.llm or None, args.model, timeout=args.timeout, attempts=args.attempts,
-                                 temperature=args.temperature, max_tokens=args.max_tokens)
+    call = {key: getattr(args, key) if getattr(args, key) is not None else value
+            for key, value in LLM_DEFAULTS.items()}
+    endpoint = Endpoint.from_env(args.llm or None, args.model, timeout=call["timeout"], attempts=call["attempts"],
+                                 temperature=call["temperature"], max_tokens=call["max_tokens"])
     variants.get(run["variant"])  # an unknown variant fails before the log is made
-    return ChatLLM(endpoint, settings_for(run["variant"], args.answer), log=args.log, header=dict(run),
+    return ChatLLM(endpoint, settings_for(run["variant"], call["answer"]), log=args.log, header=dict(run),
                    seed=run["seed"], progress=_progress(run["budget"]) if sys.stderr.isatty() else None)
 
 
@@ -84,6 +113,7 @@ def run(args: argparse.Namespace) -> dict:
     """Return the `ablations` JSON for one variant and seed, plus "llm": {"kind", "model", "calls", "statuses",
     "failures": [{"step", "reason"}], "log"}."""
     spec = {"variant": args.variant, "seed": args.seed, "budget": args.budget}
+    llm: Optional[PromptedLLM] = None
     try:
         llm = _llm(args, spec)
         summary = (ablations.run_one(spec["variant"], spec["seed"], spec["budget"]) if llm is None
@@ -91,6 +121,9 @@ def run(args: argparse.Namespace) -> dict:
     except (EndpointUnavailable, ReplayError) as err:
         where = f" (the calls made so far are in {args.log})" if args.log else ""
         raise ValueError(f"{err}{where}") from None
+    finally:
+        if isinstance(llm, ChatLLM):
+            llm.close()
     ctx = ablations.context()
     kind = "mock" if llm is None else "replay" if isinstance(llm, ReplayLLM) else "chat"
     model = llm.header.get("endpoint", {}).get("model") if kind == "replay" else \
@@ -111,8 +144,9 @@ def run(args: argparse.Namespace) -> dict:
 def render(result: dict) -> str:
     """Return the `ablations` table, then who proposed, how the proposals ended and the first failures."""
     info = result["llm"]
-    who = {"mock": "the mock LLM (offline)", "chat": f"model {info['model']!r}, {info['calls']} calls",
-           "replay": f"a replay of {info['log']} (model {info['model']!r}), no network"}[info["kind"]]
+    model = shown(info["model"])
+    who = {"mock": "the mock LLM (offline)", "chat": f"model {model}, {info['calls']} calls",
+           "replay": f"a replay of {info['log']} (model {model}), no network"}[info["kind"]]
     lines = [ablations_command.render(result), f"proposals by {who}: "
              + ", ".join(f"{status} {n}" for status, n in info["statuses"].items())]
     for failure in info["failures"][:5]:

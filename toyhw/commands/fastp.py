@@ -45,7 +45,9 @@ def run(args: argparse.Namespace) -> dict:
     if sys.stderr.isatty() and args.tasks * sum(args.rounds) > BAR_WORK:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(work), desc="feedback table cells", unit="cell")
+        from toyhw.i18n import t
+
+        bar = tqdm(total=len(work), desc=t("fastp.progress"), unit="cell")
     table: dict = {mode: {} for mode in modes}
     try:
         for mode, r in work:  # one cell at a time, so that a long table shows its progress
@@ -63,18 +65,31 @@ def run(args: argparse.Namespace) -> dict:
 
 
 def render(result: dict) -> str:
-    """Return the result as the lecture prints it: the one-shot shares, then fast_1 / fast_1.5 per mode and rounds."""
+    """Return the result as the lecture prints it: the one-shot shares, then fast_1 / fast_1.5 per mode and rounds.
+
+    In Chinese the table is the lecture script's demo 2, line for line: its row labels and column heads, padded by
+    display width (the label column is the widest label plus four columns, which is the script's 26 in Chinese and
+    the English table's 12).
+    """
+    from toyhw.i18n import t
+    from toyhw.kernels.labels import mode_label
+    from toyhw.textwidth import display_width, pad
+
     shot = result["one_shot"]
     lines = [
-        "One-shot kernels: "
-        f"compile error {shot['compile_error']:.1%}, wrong {shot['wrong']:.1%}, correct {shot['ok']:.1%}",
-        "  " + ", ".join(f"fast_{p} = {f:.3f}" for p, f in shot["fast"].items()),
+        t("fastp.one_shot", compile_error=shot["compile_error"], wrong=shot["wrong"], ok=shot["ok"]),
+        t("fastp.one_shot_fast", values=t("list.separator").join(
+            t("fastp.fast_value", p=p, value=f) for p, f in shot["fast"].items())),
         "",
-        "Iterative optimization (fast_1.0 / fast_1.5):",
+        t("fastp.iterative"),
     ]
     rows = result["iterative"]
     rounds = list(next(iter(rows.values())))
-    lines.append(f"{'feedback':<12}" + "".join(f"{r + ' rounds':>16}" for r in rounds))
+    head = t("fastp.feedback_head")
+    labels = {mode: mode_label(mode) for mode in rows}
+    width = max(map(display_width, [head, *labels.values()])) + 4
+    lines.append(pad(head, width) + "".join(pad(t("fastp.rounds_head", rounds=r), 16, right=True) for r in rounds))
     for mode, cells in rows.items():
-        lines.append(f"{mode:<12}" + "".join(f"{cells[r]['1.0']:.2f} / {cells[r]['1.5']:.2f}".rjust(16) for r in rounds))
+        lines.append(pad(labels[mode], width)
+                     + "".join(pad(f"{cells[r]['1.0']:.2f} / {cells[r]['1.5']:.2f}", 16, right=True) for r in rounds))
     return "\n".join(lines)

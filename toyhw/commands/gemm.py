@@ -66,23 +66,30 @@ def run(args: argparse.Namespace) -> dict:
 
 
 def _config_text(config: dict) -> str:
-    return (f"{config['block_m']}x{config['block_n']}x{config['block_k']} warps {config['num_warps']} "
-            f"stages {config['num_stages']} split_k {config['split_k']}")
+    from toyhw.i18n import t
+
+    return t("gemm.config", block_m=config["block_m"], block_n=config["block_n"], block_k=config["block_k"],
+             warps=config["num_warps"], stages=config["num_stages"], split_k=config["split_k"])
 
 
 def render(result: dict) -> str:
-    """Return a short readable report."""
+    """Return a short readable report (padded by display width)."""
+    from toyhw.i18n import t
+    from toyhw.textwidth import column_width, pad
+
     s = result["shape"]
-    lines = [f"{s['name']} M={s['M']} (N={s['N']}, K={s['K']}) on {result['gpu']}: "
-             f"{result['n_launchable']} of {result['n_configs']} configs launch",
-             f"  roofline  {result['roofline_us']:10.2f} us"]
+    names = {"roofline": t("gemm.roofline"), "oracle": t("gemm.oracle"), "expert": t("gemm.expert")}
+    width = column_width(8, names.values()) - 1
+    lines = [t("gemm.head", name=s["name"], M=s["M"], N=s["N"], K=s["K"], gpu=result["gpu"],
+               launchable=result["n_launchable"], configs=result["n_configs"]),
+             f"  {pad(names['roofline'], width + 2)}{result['roofline_us']:10.2f} us"]
     for who in ("oracle", "expert"):
         entry = result[who]
-        t = entry["time_us"]
-        timing = f"{t:10.2f} us  ({result['roofline_us'] / t:.0%} of roofline)" if t is not None else (
-            f"{'cannot launch':>13}: {entry['reason']}")
-        lines.append(f"  {who:<8}  {timing}  {_config_text(entry['config'])}")
+        t_us = entry["time_us"]
+        timing = (t("gemm.timing", time=t_us, share=result["roofline_us"] / t_us) if t_us is not None
+                  else pad(t("gemm.cannot_launch"), 13, right=True) + t("gemm.reason", reason=entry["reason"]))
+        lines.append(f"  {pad(names[who], width)}  {timing}  {_config_text(entry['config'])}")
     if result["expert"]["time_us"] is not None:
         speedup = result["expert"]["time_us"] / result["oracle"]["time_us"]
-        lines.append(f"  oracle speedup over the expert: {speedup:.2f}x")
+        lines.append(t("gemm.speedup", speedup=speedup))
     return "\n".join(lines)

@@ -36,14 +36,16 @@ def run(args: argparse.Namespace) -> dict:
 
 
 def render(result: dict) -> str:
-    """Return the prompt as both messages, then its size and what the mock LLM did with it."""
+    """Return the prompt as both messages, then its size and what the mock LLM did with it (the prompt itself is what
+    the model reads, in English in every language; the lines about it follow the language)."""
+    from toyhw.i18n import t
+
     system, user = (m["content"] for m in result["messages"])
     mock = result["mock"]
     lines = [f"[system]\n{system}\n\n[user]\n{user}\n",
-             f"--- {result['variant']}, seed {result['seed']}, step {result['step']}: {result['chars']:,} characters, "
-             f"about {result['tokens']:,} tokens ({result['token_rule']}); parts: {', '.join(result['parts'])}",
-             f"--- what the mock LLM did ({mock['operator']}): {mock['description']}",
-             f"--- the child scores {mock['child_score']:.4f} on the training shapes (parent "
-             f"{mock['parent_score']:.4f}); its diff against the parent:",
-             mock["diff"].rstrip() or "(no change)"]
+             t("prompt.size", variant=result["variant"], seed=result["seed"], step=result["step"], chars=result["chars"],
+               tokens=result["tokens"], rule=result["token_rule"], parts=t("list.separator").join(result["parts"])),
+             t("prompt.mock", operator=mock["operator"], description=mock["description"]),
+             t("prompt.child", child=mock["child_score"], parent=mock["parent_score"]),
+             mock["diff"].rstrip() or t("prompt.no_change")]
     return "\n".join(lines)

@@ -29,12 +29,11 @@ def run(args: argparse.Namespace) -> dict:
 def render(result: dict) -> str:
     """Return the demo's summary lines."""
     from toyhw.evolve import targeting
+    from toyhw.i18n import t
 
     share = result["share_on_stuck"]
     return "\n".join([
-        f"{result['n_stuck']} of {result['n_shapes']} training shapes have no known improvement "
-        f"(vs_best > {targeting.STUCK}).",
-        f"Share of target weight on them: roofline weighting {share['roofline']:.0%}, best-seen weighting "
-        f"{share['best']:.0%}.",
-        f"The two top-5 lists share {result['overlap_top5']} shapes.",
+        t("targeting.stuck", stuck=result["n_stuck"], shapes=result["n_shapes"], bar=targeting.STUCK),
+        t("targeting.share", roofline=share["roofline"], best=share["best"]),
+        t("targeting.overlap", overlap=result["overlap_top5"]),
     ])

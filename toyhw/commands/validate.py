@@ -24,20 +24,31 @@ def run(args: argparse.Namespace) -> dict:
 
 
 def render(result: dict) -> str:
-    """Return one line per measurement, then the error per regime and GPU and the verdict against the targets."""
+    """Return one line per measurement, then the error per regime and GPU and the verdict against the targets
+    (padded by display width; ids, GPU names, regimes and timing modes are the data's own names)."""
+    from toyhw.i18n import t
+    from toyhw.textwidth import column_width, pad
+
     s = result["summary"]
-    lines = [f"{'id':<5} {'gpu':<5} {'M x N x K':<20} {'timing':<12} {'measured us':>11} {'model us':>9} "
-             f"{'model/meas':>10}"]
+    heads = [t("validate.head.id"), t("validate.head.gpu"), t("validate.head.shape"), t("validate.head.timing"),
+             t("validate.head.measured"), t("validate.head.model"), t("validate.head.ratio")]
+    left = [column_width(least, [h]) for h, least in zip(heads[:4], (6, 6, 21, 12))]
+    right = [column_width(least, [h]) for h, least in zip(heads[4:], (12, 10, 11))]
+    lines = ["".join(pad(h, w) for h, w in zip(heads[:4], left))
+             + "".join(pad(h, w, right=True) for h, w in zip(heads[4:], right))]
     for r in result["rows"]:
         shape = f"{r['M']}x{r['N']}x{r['K']}"
-        lines.append(f"{r['id']:<5} {r['gpu']:<5} {shape:<20} {r['timing']:<12} {r['measured_us']:>11.2f} "
-                     f"{r['model_us']:>9.2f} {r['ratio']:>10.2f}")
+        cells = [f"{r['measured_us']:.2f}", f"{r['model_us']:.2f}", f"{r['ratio']:.2f}"]
+        lines.append("".join(pad(c, w) for c, w in zip((r["id"], r["gpu"], shape, r["timing"]), left))
+                     + "".join(pad(c, w, right=True) for c, w in zip(cells, right)))
     lines.append("")
-    lines.append(f"geometric-mean error {s['geomean_error']:.1%} over {s['n']} measurements; worst {s['worst']['id']} "
-                 f"off by {s['worst']['off_by']:.2f}x (targets: {s['targets']['geomean_error']:.0%}, "
-                 f"{s['targets']['worst_off_by']:.2f}x)")
-    for key in ("by_regime", "by_gpu"):
-        lines.append(f"  {key[3:]}: " + ", ".join(f"{k} {v['geomean_error']:.1%} ({v['n']})" for k, v in s[key].items()))
-    lines.append("within the targets" if s["within_targets"] else
-                 "misses the targets" + (f": {', '.join(s['misses'])}" if s["misses"] else ""))
+    lines.append(t("validate.summary", error=s["geomean_error"], n=s["n"], worst=s["worst"]["id"],
+                   off_by=s["worst"]["off_by"], target_error=s["targets"]["geomean_error"],
+                   target_off_by=s["targets"]["worst_off_by"]))
+    sep = t("list.separator")
+    for key, label in (("by_regime", t("validate.by_regime")), ("by_gpu", t("validate.by_gpu"))):
+        groups = sep.join(t("validate.group", name=k, error=v["geomean_error"], n=v["n"]) for k, v in s[key].items())
+        lines.append(t("validate.group_line", label=label, groups=groups))
+    lines.append(t("validate.within") if s["within_targets"] else
+                 t("validate.misses") + (t("validate.missed", misses=sep.join(s["misses"])) if s["misses"] else ""))
     return "\n".join(lines)

@@ -6,22 +6,27 @@ into a proposal (toyhw.evolve.replies: parsed, never executed). A reply that giv
 that does not apply, an empty reply, no reply after the retries - is a failed proposal with the reason as its
 description: the evaluator rejects it as "invalid", the loop counts it like a crash and goes on. They do not use `rng`.
 
+A reply too long to read (refused unread by the client, or longer than the reply limit) is a failed proposal too;
+the log keeps its start and its length, so a replay fails it the same way.
+
 ChatLLM stops the run (EndpointUnavailable) only when retrying cannot help: a wrong key or model (401/403/404), or
-`max_failures` calls in a row with no reply (the server is down). Otherwise a run of budget B makes B calls, each at
+`max_failures` calls in a row with no reply (the server is down, or answers 200 with something that is not a chat
+completion). Otherwise a run of budget B makes B calls, each at
 most `endpoint.attempts` tries.
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import os
 import random
 from typing import Callable, Mapping, Optional, Sequence
 
-from toyhw.evolve.chatlog import LogWriter, read_log
+from toyhw.evolve.chatlog import LOG_PREFIX_CHARS, LogError, LogWriter, read_log
 from toyhw.evolve.endpoint import Attempt, ChatClient, Endpoint, EndpointUnavailable, Reply
 from toyhw.evolve.llm import Entry, Feedback, Proposal, failed_proposal
 from toyhw.evolve.prompt import PromptSettings, render_prompt
-from toyhw.evolve.replies import read_reply
+from toyhw.evolve.replies import MAX_REPLY_CHARS, read_reply, too_long
 from toyhw.gemm.gpu import GPU
 
 
@@ -49,8 +54,12 @@ class PromptedLLM:
         self.calls += 1
         messages = render_prompt(parent, inspirations, feedback, self.settings, self.gpu).messages()
         reply = self._reply(self.calls, messages)
-        if reply.text is None:
+        if reply.oversized:
+            proposal = failed_proposal(str(reply.error))
+        elif reply.text is None:
             proposal = failed_proposal(f"no reply from the model: {reply.error}")
+        elif reply.chars is not None and reply.chars > MAX_REPLY_CHARS:
+            proposal = failed_proposal(too_long(reply.chars))
         else:
             shown = [e.program for e in inspirations] if self.settings.inspirations else []
             proposal = read_reply(reply.text, parent.program, shown)
@@ -94,19 +103,29 @@ class ChatLLM(PromptedLLM):
     def _reply(self, step: int, messages: list[dict]) -> Reply:
         return self.client.complete(messages, None if self.seed is None else self.seed * 1_000_000 + step)
 
+    def close(self) -> None:
+        """Close the log's file (each call's record is already on disk)."""
+        if self.log is not None:
+            self.log.close()
+
     def _after(self, step: int, messages: list[dict], reply: Reply, proposal: Proposal) -> None:
         if self.log is not None:
+            text, extra = reply.text, {}
+            if text is not None and len(text) > MAX_REPLY_CHARS:  # refused unread: the log keeps its start
+                text, extra = text[:LOG_PREFIX_CHARS], {"reply_chars": len(reply.text)}
+            if reply.oversized:
+                extra["oversized"] = True
             self.log.write({
-                "step": step, "messages": messages, "model": self.endpoint.model, "reply": reply.text,
+                "step": step, "messages": messages, "model": self.endpoint.model, "reply": text, **extra,
                 "error": reply.error, "finish_reason": reply.finish_reason,
                 "attempts": [{"seconds": round(a.seconds, 3), "error": a.error, "status": a.status}
                              for a in reply.attempts],
                 "seconds": round(sum(a.seconds for a in reply.attempts), 3),
                 "outcome": "failed" if proposal.program is None else "ok",
                 "description": proposal.description, "operator": proposal.operator})
-        self._in_row = self._in_row + 1 if reply.text is None else 0
+        self._in_row = self._in_row + 1 if reply.text is None and not reply.oversized else 0
         if self._in_row >= self.max_failures:
-            raise EndpointUnavailable(f"{self._in_row} calls in a row got no reply from {self.endpoint.base_url} "
+            raise EndpointUnavailable(f"{self._in_row} calls in a row got no reply from {self.endpoint.where} "
                                       f"(last: {reply.error}); stopping the run")
 
 
@@ -120,8 +139,12 @@ class ReplayLLM(PromptedLLM):
 
     def __init__(self, path: str | os.PathLike, settings: Optional[PromptSettings] = None,
                  gpu: GPU | str = "H100") -> None:
-        header, records = read_log(path)
-        super().__init__(settings if settings is not None else PromptSettings(**header["settings"]), gpu)
+        header, records = read_log(path, [f.name for f in dataclasses.fields(PromptSettings)])
+        try:
+            logged = PromptSettings(**header["settings"])
+        except (TypeError, ValueError) as err:
+            raise LogError(f"{os.fspath(path)}, line 1: the header's settings are not allowed ({err})") from None
+        super().__init__(settings if settings is not None else logged, gpu)
         self.path = os.fspath(path)
         self.header = header
         self.records = records
@@ -137,7 +160,8 @@ class ReplayLLM(PromptedLLM):
                               "toyhw version of the recorded run")
         attempts = tuple(Attempt(a.get("seconds", 0.0), a.get("error"), a.get("status"))
                          for a in record.get("attempts", ()))
-        return Reply(record.get("reply"), record.get("error"), attempts, record.get("finish_reason"))
+        return Reply(record.get("reply"), record.get("error"), attempts, record.get("finish_reason"),
+                     bool(record.get("oversized", False)), record.get("reply_chars"))
 
 
 def _first_difference(logged: list, now: list) -> str:

@@ -14,6 +14,7 @@ from toyhw.evolve.database import Database, Entry
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.llm import FIXED_MIX, OPERATORS, Feedback, MockLLM, Proposal
 from toyhw.evolve.programs import Program, expert_program
+from toyhw.evolve.step_guard import checked, read_only_inputs
 
 ProposalStep = Callable[..., Proposal]
 
@@ -159,7 +160,7 @@ def evolve(evaluator: Evaluator, budget: int, seed: int = 0, llm: Optional[Propo
         parent, inspirations = db.sample(island, rng) if evolution else (root, ())
         feedback = Feedback(shapes, evaluator.roofline / parent.times, evaluator.best_time / parent.times,
                             best_configs, mix.weights())
-        proposal = llm(parent, inspirations, feedback, rng)
+        proposal = checked(llm(*read_only_inputs(parent, inspirations, feedback), rng), step, llm)
         result = evaluator.evaluate(proposal.program)
         statuses[result.status] += 1
         improved = result.score is not None and result.score > parent.score

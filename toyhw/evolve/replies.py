@@ -29,9 +29,14 @@ MAX_REPLY_CHARS = 100_000
 MAX_RULES = 200
 """Programs with more rules are refused (the evaluator's cost grows with the rules; the mock's have a few dozen)."""
 SEARCH, DIVIDER, REPLACE = "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE"
-_BLOCK = re.compile(r"^<{5,} SEARCH[ \t]*\n(.*?)^={5,}[ \t]*\n(.*?)^>{5,} REPLACE[ \t]*$", re.DOTALL | re.MULTILINE)
-_FENCE = re.compile(r"^```[ \t]*(?:python|py)?[ \t]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
-_THINKING = re.compile(r"<think>.*?</think>", re.DOTALL)
+_SEARCH_LINE = re.compile(r"<{5,} SEARCH[ \t]*")
+_DIVIDER_LINE = re.compile(r"={5,}[ \t]*")
+_REPLACE_LINE = re.compile(r">{5,} REPLACE[ \t]*")
+_FENCE_OPEN = re.compile(r"```[ \t]*(?:python|py)?[ \t]*")
+THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
+"""Why line scanners and not regular expressions with lazy DOTALL groups: a small model stuck repeating a diff header
+("<<<<<<< SEARCH\n=======\n" thousands of times) or "<think>" makes such a pattern retry from every start, quadratic
+in the reply (minutes for 100 kB). Each scanner below reads every line once: parsing is linear in the reply."""
 
 
 @dataclass(frozen=True)
@@ -51,9 +56,85 @@ class ReplyError(ValueError):
     """A reply that gives no program; the message says why (it becomes the failed proposal's description)."""
 
 
+class _Lines:
+    """The lines of a text split at "\\n" only, with their offsets, scanned forward (each line is looked at once)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0]
+        at = text.find("\n")
+        while at >= 0:
+            self.starts.append(at + 1)
+            at = text.find("\n", at + 1)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def line(self, i: int) -> str:
+        """Return line i without its newline."""
+        end = self.starts[i + 1] - 1 if i + 1 < len(self.starts) else len(self.text)
+        return self.text[self.starts[i]:end]
+
+    def ended(self, i: int) -> bool:
+        """Return whether line i ends with a newline (the last line may not)."""
+        return i + 1 < len(self.starts)
+
+    def find(self, pattern: "re.Pattern[str]", start: int, ended: bool = True) -> int:
+        """Return the first line from `start` on that `pattern` matches whole (ending in a newline if `ended`), or
+        -1."""
+        for i in range(start, len(self.starts)):
+            if (not ended or self.ended(i)) and pattern.fullmatch(self.line(i)):
+                return i
+        return -1
+
+    def between(self, first: int, stop: int) -> str:
+        """Return the text of lines first .. stop - 1, newlines included."""
+        return self.text[self.starts[first]:self.starts[stop]]
+
+
 def diff_blocks(text: str) -> list[Block]:
-    """Return the SEARCH/REPLACE blocks of `text`, in order (none when it has none)."""
-    return [Block(m.group(1), m.group(2)) for m in _BLOCK.finditer(text)]
+    """Return the SEARCH/REPLACE blocks of `text`, in order (none when it has none).
+
+    A block is a SEARCH line, the lines up to the first divider line, the lines up to the first REPLACE line after it;
+    the next block is looked for after that REPLACE line. A SEARCH line with no divider and REPLACE line after it ends
+    the scan (no later SEARCH line can have them either).
+    """
+    lines, blocks, i = _Lines(text), [], 0
+    while True:
+        search = lines.find(_SEARCH_LINE, i)
+        divider = lines.find(_DIVIDER_LINE, search + 1) if search >= 0 else -1
+        replace = lines.find(_REPLACE_LINE, divider + 1, ended=False) if divider >= 0 else -1
+        if replace < 0:
+            return blocks
+        blocks.append(Block(lines.between(search + 1, divider), lines.between(divider + 1, replace)))
+        i = replace + 1
+
+
+def without_thinking(text: str) -> str:
+    """Return `text` without its <think>...</think> spans (reasoning models think aloud first); an unclosed
+    <think> and what follows it are kept."""
+    kept, at = [], 0
+    while True:
+        start = text.find(THINK_OPEN, at)
+        end = text.find(THINK_CLOSE, start + len(THINK_OPEN)) if start >= 0 else -1
+        if end < 0:
+            kept.append(text[at:])
+            return "".join(kept)
+        kept.append(text[at:start])
+        at = end + len(THINK_CLOSE)
+
+
+def _fences(text: str) -> list[str]:
+    """Return the contents of the text's ``` code blocks (plain, python or py), in order."""
+    lines, found, i = _Lines(text), [], 0
+    while True:
+        start = lines.find(_FENCE_OPEN, i)
+        close = next((j for j in range(start + 1, len(lines)) if lines.line(j).startswith("```")), -1) \
+            if start >= 0 else -1
+        if close < 0:
+            return found
+        found.append(lines.between(start + 1, close))
+        i = close + 1
 
 
 def _lines(text: str) -> list[str]:
@@ -76,7 +157,9 @@ def apply_blocks(source: str, blocks: Sequence[Block]) -> str:
         if not search:
             raise ReplyError(f"diff does not apply: block {number} has an empty SEARCH text; copy the lines to "
                              "replace from the current program")
-        starts = [i for i in range(len(lines) - len(search) + 1) if lines[i:i + len(search)] == search]
+        first, size = search[0], len(search)
+        starts = [i for i, line in enumerate(lines[:len(lines) - size + 1])
+                  if line == first and lines[i:i + size] == search]
         if len(starts) != 1:
             where = "is not in the current program" if not starts else f"occurs {len(starts)} times"
             raise ReplyError(f"diff does not apply: the SEARCH text of block {number} (starting {search[0].strip()!r})"
@@ -88,8 +171,13 @@ def apply_blocks(source: str, blocks: Sequence[Block]) -> str:
 
 def fenced_program(text: str) -> str | None:
     """Return the last fenced code block of `text` that defines `choose`, None when there is none."""
-    blocks = [b for b in _FENCE.findall(text) if "def choose" in b]
+    blocks = [b for b in _fences(text) if "def choose" in b]
     return blocks[-1] if blocks else None
+
+
+def too_long(chars: int) -> str:
+    """Return why a reply of `chars` characters is refused unread."""
+    return f"the reply is {chars:,} characters; at most {MAX_REPLY_CHARS:,} are read"
 
 
 def reply_source(text: str, parent_source: str) -> tuple[str, str]:
@@ -97,8 +185,8 @@ def reply_source(text: str, parent_source: str) -> tuple[str, str]:
     if text is None or not text.strip():
         raise ReplyError("the reply is empty")
     if len(text) > MAX_REPLY_CHARS:
-        raise ReplyError(f"the reply is {len(text):,} characters; at most {MAX_REPLY_CHARS:,} are read")
-    text = _THINKING.sub("", text)  # reasoning models think aloud first
+        raise ReplyError(too_long(len(text)))
+    text = without_thinking(text)
     blocks = diff_blocks(text)
     if blocks:
         return apply_blocks(parent_source, blocks), "diff"
@@ -112,7 +200,7 @@ def reply_source(text: str, parent_source: str) -> tuple[str, str]:
 
 def summary_line(text: str) -> str:
     """Return the reply's first line of prose (its own account of the change), at most 160 characters."""
-    text = _THINKING.sub("", text or "")
+    text = without_thinking(text or "")
     for line in text.splitlines():
         line = line.strip().strip("*#").strip()
         if not line:

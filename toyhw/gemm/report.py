@@ -98,7 +98,15 @@ def geomean(values: list[float]) -> float:
     """Return the geometric mean of positive values (ValueError for none: a mean over nothing is not a number)."""
     if not values:
         raise ValueError("values is empty; a geometric mean needs at least one value (are the shapes empty?)")
-    return math.exp(sum(math.log(v) for v in values) / len(values))
+    try:
+        return math.exp(sum(math.log(v) for v in values) / len(values))
+    except (ValueError, TypeError):  # math.log(0): say which value, not "math domain error"
+        bad = next((i for i, v in enumerate(values) if not isinstance(v, (int, float)) or not v > 0), None)
+        if bad is None:
+            raise
+        raise ValueError(f"values[{bad}] = {values[bad]!r} is not allowed; a geometric mean needs positive values "
+                         "(a speedup of 0 is a config that cannot launch on that shape: its time is infinite)"
+                         ) from None
 
 
 def oracle_speedup(table: TimeTable, shape_list: list[Shape]) -> float:

@@ -66,7 +66,12 @@ class TimeTable:
         if values is None:
             self.row(shape)
             values = self._lists[shape]
-        return values[self._index[config]]
+        try:
+            return values[self._index[config]]
+        except (KeyError, TypeError):  # not a config of the space: say so, not `KeyError: None`
+            raise TypeError(f"config = {_cut(config)} for shape {shape.label()} is not a config of the space; a "
+                            "heuristic `choose(M, N, K)` must return a GemmConfig (toyhw.gemm.config."
+                            "config_space())") from None
 
     def oracle(self, shape: Shape) -> tuple[GemmConfig, float]:
         """Return the fastest launchable config on `shape` and its time (us); ties go to the first in `configs`."""
@@ -96,3 +101,8 @@ class TimeTable:
 def shared_table(gpu: str = "H100") -> TimeTable:
     """Return one TimeTable per GPU name for the whole process (notebooks and panels share its cached rows)."""
     return TimeTable(gpu)
+
+
+def _cut(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -104,7 +104,11 @@ def regime(M: int) -> str:
 
 
 def measurements(include_unused: bool = False) -> list[Measurement]:
-    """Return the dataset's rows the model is validated against (`use` = yes), or every row on a pack GPU."""
+    """Return the dataset's rows the model is validated against (`use` = yes), or every row on a pack GPU.
+
+    The file's schema (toyhw.data) already refused a used row without a GPU of the pack or a timing the model
+    reproduces; a file with no used row is refused here (there would be nothing to validate against).
+    """
     out = []
     for row in data.measurement_rows():
         if not row["gpu"] or (row["use"] != "yes" and not include_unused):
@@ -115,6 +119,9 @@ def measurements(include_unused: bool = False) -> list[Measurement]:
         warm = row["l2_flushed"] == "no" and operands <= get_gpu(str(row["gpu"])).l2_bytes
         out.append(Measurement(str(row["id"]), str(row["gpu"]), Shape("measured", M, N, K), float(us),
                                str(row["timing"]), warm, str(row["library"]), str(row["source"])))
+    if not any(row["use"] == "yes" for row in data.measurement_rows()):
+        raise data.DataError("gemm_measurements.csv: no row has use = yes; the model needs at least one measurement "
+                             "to be validated against")
     return out
 
 

@@ -13,6 +13,7 @@ import ipywidgets as widgets
 import numpy as np
 from matplotlib.figure import Figure
 
+from toyhw.i18n import t
 from toyhw.checks import check_int
 from toyhw.evolve import ablations, branch_check, sweep, targeting, variants
 from toyhw.panels.common import connect, output_area, redraw
@@ -73,10 +74,12 @@ def ablation_panel(chosen: Sequence[str] = variants.SEED_VARIANTS, budget: int =
                    n_seeds: int = len(ablations.SEEDS)) -> widgets.Widget:
     """Return a variant multi-select, a budget slider and a seeds slider above the score-vs-programs plot."""
     names = variants.available()
-    select = widgets.SelectMultiple(options=names, value=tuple(chosen), description="variants", rows=len(names))
-    budget_slider = widgets.IntSlider(value=budget, min=50, max=ablations.BUDGET, step=50, description="budget",
+    select = widgets.SelectMultiple(options=names, value=tuple(chosen), description=t("panel.variants"),
+                                    rows=len(names))
+    budget_slider = widgets.IntSlider(value=budget, min=50, max=ablations.BUDGET, step=50,
+                                      description=t("panel.budget"),
                                       continuous_update=False)
-    seeds_slider = widgets.IntSlider(value=n_seeds, min=1, max=len(ablations.SEEDS), description="seeds",
+    seeds_slider = widgets.IntSlider(value=n_seeds, min=1, max=len(ablations.SEEDS), description=t("panel.seeds"),
                                      continuous_update=False)
     out = output_area("570px")
     live = LiveFigure(AblationView)
@@ -127,8 +130,9 @@ def feedback_figure(seed: int, budget: int) -> Figure:
 
 def feedback_panel(seed: int = 0, budget: int = 300) -> widgets.Widget:
     """Return seed and budget controls above the per-shape feedback figure."""
-    seed_box = widgets.BoundedIntText(value=seed, min=0, max=10**6, description="seed")
-    budget_slider = widgets.IntSlider(value=budget, min=50, max=ablations.BUDGET, step=50, description="budget",
+    seed_box = widgets.BoundedIntText(value=seed, min=0, max=10**6, description=t("panel.seed"))
+    budget_slider = widgets.IntSlider(value=budget, min=50, max=ablations.BUDGET, step=50,
+                                      description=t("panel.budget"),
                                       continuous_update=False)
     out = output_area("1060px")
     live = LiveFigure(TargetingView)
@@ -163,19 +167,19 @@ def branches_figure(seed: int, budget: int) -> Figure:
 
 def describe_latent(row: branch_check.BranchRow) -> str:
     """Return an HTML card: a final-database program with a latent bad branch, the check's message, a crash."""
-    setting = "on" if row.check else "off"
-    best = (f"<br>The best program of this run {'has a bad branch too' if row.best_has_bad_branch else 'has none'}."
+    setting = t("latent.on") if row.check else t("latent.off")
+    best = ("<br>" + (t("latent.best_bad") if row.best_has_bad_branch else t("latent.best_clean"))
             if row.example is not None else "")
     if row.example is None:
-        return (f"<b>Branch check {setting}, seed {row.seed}:</b> no program in the final database has a branch that "
-                "cannot launch" + (" — the check refused every such program before it ran." if row.check else "."))
+        return t("latent.none", setting=setting, seed=row.seed) + (t("latent.none_refused") if row.check else
+                                                                   t("latent.none_end"))
     program = simplify(row.example)
     problems = "<br>".join(html.escape(p.message()) for p in static_check(render(program))[1])
     crash = branch_check.crashes(program, ablations.context().new)
-    first = (f"It fails on {len(crash)} of the 100 new shapes, e.g. {html.escape(crash[0].shape.label())} "
-             f"(line {crash[0].line})." if crash else "No new shape reaches the bad branch either: it stays latent.")
-    return (f"<b>Branch check {setting}, seed {row.seed}: a program of the final database with a latent bad "
-            f"branch</b><pre>{html.escape(render(program))}</pre><b>Static check:</b><br>{problems}<br>{first}{best}")
+    first = (t("latent.crash", crashes=len(crash), shape=html.escape(crash[0].shape.label()), line=crash[0].line)
+             if crash else t("latent.no_crash"))
+    return (t("latent.head", setting=setting, seed=row.seed) + f"<pre>{html.escape(render(program))}</pre>"
+            + t("latent.static") + f"<br>{problems}<br>{first}{best}")
 
 
 def branches_panel(seed: int = 0, budget: int = ablations.BUDGET) -> widgets.Widget:
@@ -184,11 +188,12 @@ def branches_panel(seed: int = 0, budget: int = ablations.BUDGET) -> widgets.Wid
     A new (seed, budget) runs the search twice (without and with the check), about 0.15 s each at 1000 programs;
     switching the check only changes which run's program is shown.
     """
-    seed_box = widgets.BoundedIntText(value=seed, min=0, max=10**6, description="seed")
-    budget_slider = widgets.IntSlider(value=budget, min=100, max=ablations.BUDGET, step=100, description="budget",
+    seed_box = widgets.BoundedIntText(value=seed, min=0, max=10**6, description=t("panel.seed"))
+    budget_slider = widgets.IntSlider(value=budget, min=100, max=ablations.BUDGET, step=100,
+                                      description=t("panel.budget"),
                                       continuous_update=False)
-    check = widgets.ToggleButtons(options=[("check off", False), ("check on", True)], value=False,
-                                  description="branch check")
+    check = widgets.ToggleButtons(options=[(t("panel.check_off"), False), (t("panel.check_on"), True)], value=False,
+                                  description=t("panel.branch_check"))
     out = output_area("480px")
     live = LiveFigure(BranchesView)
     card = widgets.HTML()

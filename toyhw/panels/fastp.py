@@ -13,7 +13,8 @@ from matplotlib.figure import Figure
 
 from toyhw import metrics
 from toyhw.checks import check_rounds
-from toyhw.kernels import knobs, race, study
+from toyhw.i18n import t
+from toyhw.kernels import knobs, labels, race, study
 from toyhw.kernels.optimize import ProposerLike
 from toyhw.kernels.race import Competitors
 from toyhw.panels.common import connect, output_area, redraw
@@ -25,7 +26,8 @@ P_GRID = [round(0.05 * i, 2) for i in range(61)]  # 0 .. 3 in steps of 0.05
 
 
 def _p_slider(value: float) -> widgets.FloatSlider:
-    return widgets.FloatSlider(value=value, min=0.0, max=3.0, step=0.1, description="p", continuous_update=False)
+    return widgets.FloatSlider(value=value, min=0.0, max=3.0, step=0.1, description=t("panel.p"),
+                               continuous_update=False)
 
 
 class OneShotView:
@@ -54,8 +56,9 @@ def one_shot_figure(task_seed: int, n_tasks: int, p: float) -> Figure:
 def one_shot_panel(task_seed: int = study.SEED_TASK_SEED, n_tasks: int = study.SEED_N_TASKS,
                    p: float = 1.0) -> widgets.Widget:
     """Return sliders for task seed, number of tasks and p above the one-shot figure."""
-    seed = widgets.BoundedIntText(value=task_seed, min=0, max=10**9, description="task seed")
-    count = widgets.IntSlider(value=n_tasks, min=10, max=1000, step=10, description="tasks", continuous_update=False)
+    seed = widgets.BoundedIntText(value=task_seed, min=0, max=10**9, description=t("panel.task_seed"))
+    count = widgets.IntSlider(value=n_tasks, min=10, max=1000, step=10, description=t("panel.tasks"),
+                              continuous_update=False)
     p_slider = _p_slider(p)
     out = output_area("380px")
     live = LiveFigure(OneShotView)
@@ -70,25 +73,26 @@ def one_shot_panel(task_seed: int = study.SEED_TASK_SEED, n_tasks: int = study.S
 
 def describe_kernel(kernel: study.OneShotKernel) -> str:
     """Return an HTML card: the task's hidden traits, the one-shot config, what the run said, the speedup."""
-    t, fb = kernel.task, kernel.feedback
-    said = (f"ok in {fb.time:.3f} (PyTorch {knobs.baseline_time(t):.3f}); bottleneck: {fb.bottleneck}" if fb.ok
-            else f"{fb.status}: {fb.message} [cause: {fb.cause}]")
+    task, fb = kernel.task, kernel.feedback
+    said = (t("card.ok", time=fb.time, baseline=knobs.baseline_time(task), bottleneck=fb.bottleneck) if fb.ok
+            else t("card.failed", status=fb.status, message=labels.failure_message(fb, kernel.config), cause=fb.cause))
     rows = [
-        ("hidden traits", f"memory-bound share {t.memory_bound:.2f}, best tile {t.best_tile}, n = {t.n}, "
-                          f"fusable: {'yes' if t.fusable else 'no'}"),
-        ("one-shot config", ", ".join(f"{k} = {v}" for k, v in kernel.config.as_dict().items())),
-        ("the run said", said),
-        ("speedup over PyTorch", f"{kernel.speedup:.3f}" + (" (failed kernels count as 0)" if not fb.ok else "")),
+        (t("card.traits"), t("card.traits_value", memory_bound=task.memory_bound, best_tile=task.best_tile, n=task.n,
+                             fusable=t("card.yes") if task.fusable else t("card.no"))),
+        (t("card.config"), ", ".join(f"{k} = {v}" for k, v in kernel.config.as_dict().items())),
+        (t("card.said"), said),
+        (t("card.speedup"), f"{kernel.speedup:.3f}" + (t("card.failed_zero") if not fb.ok else "")),
     ]
     body = "".join(f"<tr><th style='text-align:left;padding-right:1em'>{html.escape(k)}</th>"
                    f"<td style='text-align:left'>{html.escape(v)}</td></tr>" for k, v in rows)
-    return f"<b>Task {kernel.index}</b><table>{body}</table>"
+    return f"<b>{html.escape(t('card.task', index=kernel.index))}</b><table>{body}</table>"
 
 
 def task_explorer_panel(task_seed: int = study.SEED_TASK_SEED,
                         n_tasks: int = study.SEED_N_TASKS) -> widgets.Widget:
     """Return a task slider above a card showing that task's hidden traits, one-shot config and run feedback."""
-    index = widgets.IntSlider(value=0, min=0, max=n_tasks - 1, description="task", continuous_update=False)
+    index = widgets.IntSlider(value=0, min=0, max=n_tasks - 1, description=t("panel.task"),
+                              continuous_update=False)
     card = widgets.HTML()
 
     def update() -> None:
@@ -118,7 +122,7 @@ class FeedbackView:
 def feedback_figure(modes: Competitors, max_rounds: int, p: float, task_seed: int = study.SEED_TASK_SEED, n_tasks: int = study.SEED_N_TASKS) -> Figure:
     """Return fast_p against rounds for the chosen modes."""
     if not modes:
-        raise ValueError("modes is empty; select at least one feedback mode")
+        raise ValueError(t("panel.no_modes"))
     curves = study.fastp_curves(modes, p, max_rounds, task_seed, n_tasks)
     ceiling = metrics.fast_p(study.best_possible_speedups(task_seed, n_tasks), p)
     return static_figure(FeedbackView(live=False), lambda view: view.show(curves, p, ceiling))
@@ -175,9 +179,13 @@ def feedback_panel(modes: Sequence[str] = tuple(PROPOSERS.available()), max_roun
     proposers: dict[str, ProposerLike] = {name: name for name in PROPOSERS.available()}
     proposers.update(yours)
     names = list(proposers)
-    select = widgets.SelectMultiple(options=names, value=tuple(m for m in modes if m in proposers) + tuple(yours),
-                                    description="modes", rows=len(names))
-    rounds = widgets.IntSlider(value=max_rounds, min=1, max=200, description="max rounds", continuous_update=False)
+    # a mode's label where it differs from its name (the script's row labels in Chinese); in English the names
+    options = [name if labels.mode_label(name) == name else (labels.mode_label(name), name) for name in names]
+    select = widgets.SelectMultiple(options=options,
+                                    value=tuple(m for m in modes if m in proposers) + tuple(yours),
+                                    description=t("panel.modes"), rows=len(names))
+    rounds = widgets.IntSlider(value=max_rounds, min=1, max=200, description=t("panel.max_rounds"),
+                               continuous_update=False)
     p_slider = _p_slider(p)
     out = output_area("530px")
     numbers = PanelRace(task_seed, n_tasks)
@@ -185,7 +193,7 @@ def feedback_panel(modes: Sequence[str] = tuple(PROPOSERS.available()), max_roun
 
     def show(view: FeedbackView) -> None:
         if not select.value:
-            raise ValueError("modes is empty; select at least one feedback mode")
+            raise ValueError(t("panel.no_modes"))
         chosen = {name: proposers[name] for name in select.value}
         curves = numbers.curves(chosen, p_slider.value, rounds.value)
         view.show(curves, p_slider.value, numbers.ceiling(p_slider.value),

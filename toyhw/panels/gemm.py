@@ -10,6 +10,7 @@ import ipywidgets as widgets
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+from toyhw.i18n import t
 from toyhw.gemm import config as gemm_config, expert, shapes
 from toyhw.gemm.config import GemmConfig
 from toyhw.gemm.gpu import gpu_names
@@ -67,16 +68,16 @@ def gemm_panel(gpu: str = "H100", layer: str = "70B/8 qkv", M: int = 16,
                config: GemmConfig = GemmConfig(16, 64, 128, 4, 3, 1)) -> widgets.Widget:
     """Return the explorer: GPU, layer, M on a log slider and the six config fields above the figure."""
     gpu_box = widgets.Dropdown(options=gpu_names(), value=gpu, description="GPU", layout=widgets.Layout(width="170px"))
-    layer_box = widgets.Dropdown(options=PANEL_LAYERS, value=layer, description="layer",
+    layer_box = widgets.Dropdown(options=PANEL_LAYERS, value=layer, description=t("panel.layer"),
                                  layout=widgets.Layout(width="230px"))
-    m_slider = widgets.FloatLogSlider(value=M, base=2, min=0, max=14, step=0.25, description="M (tokens)",
+    m_slider = widgets.FloatLogSlider(value=M, base=2, min=0, max=14, step=0.25, description=t("panel.m_tokens"),
                                       readout_format=".0f", continuous_update=False)
     fields = {
         "block_m": _choice("block_m", config.block_m, "BLOCK_M"),
         "block_n": _choice("block_n", config.block_n, "BLOCK_N"),
         "block_k": _choice("block_k", config.block_k, "BLOCK_K"),
-        "num_warps": _choice("num_warps", config.num_warps, "warps"),
-        "num_stages": _choice("num_stages", config.num_stages, "stages"),
+        "num_warps": _choice("num_warps", config.num_warps, t("panel.warps")),
+        "num_stages": _choice("num_stages", config.num_stages, t("panel.stages")),
         "split_k": _choice("split_k", config.split_k, "split_k"),
     }
     out = output_area("545px")

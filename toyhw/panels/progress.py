@@ -4,6 +4,11 @@ from __future__ import annotations
 from IPython.display import Markdown, display
 
 from toyhw.evolve.sweep import Progress
+from toyhw.i18n import N_, t
+
+LABELS = {"runs": N_("progress.runs"), "evolution runs": N_("progress.evolution_runs")}
+"""Message id of each label the notebooks pass (their code is the same in every edition); another label is shown as
+given."""
 
 
 def notebook_progress(label: str = "runs") -> Progress:
@@ -13,6 +18,7 @@ def notebook_progress(label: str = "runs") -> Progress:
     Why the summary replaces the bar: the stored notebook then shows a stable line that reads well without a kernel
     and that nbval can compare, instead of a widget that only renders live (and a text copy of the bar at 0%).
     """
+    shown = t(LABELS[label]) if label in LABELS else label
     bar = None
     handle = None
 
@@ -21,12 +27,12 @@ def notebook_progress(label: str = "runs") -> Progress:
         if bar is None:
             from tqdm.notebook import tqdm  # tqdm.auto's choice in a notebook; its widget is displayed here, once
 
-            bar = tqdm(total=total, desc=label, unit="run", display=False)
+            bar = tqdm(total=total, desc=shown, unit="run", display=False)
             handle = display(bar.container, display_id=True)
         bar.update(done - bar.n)
         if done >= total:
             bar.close()
-            summary = Markdown(f"*{done} of {total} {label} done.*")
+            summary = Markdown(t("progress.done", done=done, total=total, label=shown))
             handle.update(summary) if handle is not None else display(summary)  # None: no IPython kernel here
 
     return show
