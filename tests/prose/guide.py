@@ -25,6 +25,7 @@ from toyhw.gemm import cost as gemm_cost, report as gemm_report, shapes as gemm_
 from toyhw.kernels import failures, knobs, solutions as kernel_solutions, study
 from prose.phrasing import holds as _holds, f2 as _f2, f3 as _f3, pct as _pct, value_range as _range, ordinal as _ordinal
 from prose.study_figures import study_figures
+from prose import guide_hub  # section 6, a class on one server: its figures are benchmarks/hub.json's
 
 SEED, N = study.LECTURE_TASK_SEED, study.LECTURE_N_TASKS
 MODES = ["resample", "scalar", "explain", "suggest"]
@@ -491,7 +492,8 @@ def _source(fn) -> str:
 
 
 def quotes() -> list[str]:
-    return list(phrases().values()) + plan_rows(LECTURE_10) + plan_rows(LECTURE_14) + list(plan_phrases().values())
+    return (list(phrases().values()) + plan_rows(LECTURE_10) + plan_rows(LECTURE_14) + list(plan_phrases().values())
+            + guide_hub.quotes())
 
 
 @functools.lru_cache(maxsize=None)
@@ -520,3 +522,9 @@ def plan_phrases() -> dict[str, str]:
         "nb03_s57": (f"Sections 5 and 7 ({span('03', 'Section 5', 'Section 6')} and "
                      f"{span('03', 'Section 7', 'Section 8')} minutes)"),
     }
+
+
+# Section 6 (a class on one server) keeps its parameters and exemptions beside its phrases.
+PARAMETERS += guide_hub.PARAMETERS
+NOT_RESULTS += guide_hub.NOT_RESULTS
+QUOTED += guide_hub.QUOTED

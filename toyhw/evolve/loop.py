@@ -15,7 +15,7 @@ from toyhw.evolve.database import Database, Entry
 from toyhw.evolve.evaluator import EvalResult, Evaluator
 from toyhw.evolve.llm import FIXED_MIX, OPERATORS, Feedback, MockLLM, Proposal
 from toyhw.evolve.programs import Program, expert_program
-from toyhw.evolve.step_guard import checked, read_only_inputs
+from toyhw.evolve.step_guard import GuardedStep
 
 ProposalStep = Callable[..., Proposal]
 
@@ -176,7 +176,7 @@ def evolve(evaluator: Evaluator, budget: int, *, seed: int = 0, llm: Optional[Pr
         raise ValueError(f"config = {config!r} is not allowed; give an EvolveConfig (toyhw.evolve.config)")
     evaluator.configure_cascade(config)
     n_islands, evolution, migrate_every = config.n_islands, config.evolution, config.migrate_every
-    llm = llm if llm is not None else MockLLM()
+    llm = GuardedStep(llm if llm is not None else MockLLM())  # read-only inputs, the return value checked
     rng = random.Random(seed)
     program = config.initial if config.initial is not None else expert_program()
     first = evaluator.evaluate_root(program)
@@ -196,7 +196,7 @@ def evolve(evaluator: Evaluator, budget: int, *, seed: int = 0, llm: Optional[Pr
         parent, inspirations = db.sample(island, rng) if evolution else (root, ())
         feedback = evaluator.feedback(parent.times, mix.weights(), best_configs)
         seen = (feedback.frozen(), _copy(rng)) if observer is not None else None  # before the step changes them
-        proposal = checked(llm(*read_only_inputs(parent, inspirations, feedback), rng), step, llm)
+        proposal = llm(parent, inspirations, feedback, rng)
         result = evaluator.evaluate(proposal.program)
         if observer is not None:
             observer(StepRecord(step, island, parent, tuple(inspirations), *seen, proposal, result))

@@ -12,12 +12,11 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import dataclasses
-import os
 import signal
 import threading
 from typing import Callable, Iterable, Iterator, Optional, Sequence
 
-from toyhw import checks
+from toyhw import checks, cpus
 from toyhw.evolve import ablations
 from toyhw.evolve import variants as variants_lib
 from toyhw.evolve.ablations import AblationStudy, RunSummary
@@ -63,8 +62,9 @@ def run_job(job: Job) -> RunSummary:
 
 
 def default_workers() -> int:
-    """Return the number of local processes to use: the CPUs this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    """Return the number of local processes to use: the CPUs this process may use (its affinity and its cgroup's CPU
+    quota, so a hub user granted 1 CPU runs serially), or TOYHW_WORKERS where set (toyhw.cpus)."""
+    return cpus.available(most=checks.MAX_WORKERS)
 
 
 def run_grid(jobs: Sequence[Job], executor: Optional[concurrent.futures.Executor] = None,
@@ -72,7 +72,7 @@ def run_grid(jobs: Sequence[Job], executor: Optional[concurrent.futures.Executor
     """Return the results of `jobs`, in job order.
 
     With `executor` given, jobs are submitted to it (it is not shut down here). Otherwise `workers` local processes
-    run them (default: one per CPU); `workers=1` runs them serially in this process, where results are cached.
+    run them (default: one per CPU this process may use, `default_workers`); `workers=1` runs them serially in this process, where results are cached.
     """
     if isinstance(jobs, (str, bytes)) or not isinstance(jobs, Sequence):
         raise ValueError(f"jobs = {jobs!r} is not allowed; give a list of sweep.Job (see sweep.grid)")
