@@ -1,5 +1,8 @@
 """Sweeps: run a grid of (variant, seed, budget) evolution jobs through any `concurrent.futures.Executor`.
 
+Why its own Ctrl-C handling: ProcessPoolExecutor, interrupted, waits for its running jobs and lets every worker print
+a KeyboardInterrupt traceback; here the workers ignore Ctrl-C and the pool is stopped at once (`_stop`).
+
 Why an Executor: the same grid runs serially in this process, on local processes (the default), or on a cluster —
 Dask's `Client.get_executor()` and Ray's executors implement the same interface. Each job is a pure function of
 (variant, seed, budget), so the results are identical however they are scheduled; they come back in job order.
@@ -152,21 +155,17 @@ def _stop(pool: concurrent.futures.ProcessPoolExecutor) -> None:
         process.terminate()
 
 
-def study(variants: Sequence[str] = variants_lib.SEED_VARIANTS, seeds: Sequence[int] = ablations.SEEDS,
+def ablation_study(variants: Sequence[str] = variants_lib.LECTURE_VARIANTS, seeds: Sequence[int] = ablations.SEEDS,
           budget: int = ablations.BUDGET, executor: Optional[concurrent.futures.Executor] = None,
           workers: Optional[int] = 1, progress: Optional[Progress] = None) -> AblationStudy:
     """Return the ablation study of `variants` x `seeds` at `budget`, its runs spread as `run_grid` spreads them.
 
     Identical to `ablations.ablation_study` (which runs serially and caches in this process) whatever the executor.
     """
-    variants = variants_lib.check_variants("variants", variants)
-    seeds = checks.check_seeds("seeds", seeds)
-    checks.check_budget("budget", budget)
-    jobs = grid(variants, seeds, [budget])
-    results = iter(run_grid(jobs, executor, workers, progress))
-    ctx = ablations.context()
-    runs = {name: tuple(next(results) for _ in seeds) for name in variants}
-    return AblationStudy(budget, tuple(seeds), runs, ctx.oracle_train, ctx.oracle_test)
+    def runner(jobs: list[tuple[str, int, int]]) -> list[RunSummary]:
+        return run_grid([Job(*job) for job in jobs], executor, workers, progress)
+
+    return ablations.ablation_study(variants, seeds, budget, runner)
 
 
 def terminal_progress(label: str = "runs") -> "TqdmProgress":
