@@ -6,30 +6,61 @@
 #   make site       build the pack's website into _build/site/ (stored notebooks, guide, references, glossary)
 #   make site-serve build it, then serve it on http://127.0.0.1:8000 for a look
 #   make mutation   mutation testing of the core modules, by hand (not in CI): writes benchmarks/MUTATION.md
+#   make lock       refresh requirements/class.txt and requirements/test.txt (the versions every install uses)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+CLASS_LOCK := requirements/class.txt
+TEST_LOCK := requirements/test.txt
+CLASS_STAMP := $(VENV)/.toyhw-class
 STAMP := $(VENV)/.toyhw-installed
 
-.PHONY: setup lab test notebooks clean present chromium mutation site site-serve
+.PHONY: setup class-setup lab test notebooks clean present chromium mutation site site-serve lock
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+# Every install comes from a lock file: exact versions with their hashes (pip checks each file it downloads), then the
+# pack itself on top, without its dependencies (they are all in the lock). The class lock (make lab, make present) has
+# the pack's dependencies and Voila; the test lock (make setup, make test) has those at the same versions and every
+# test tool.
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
 
+$(CLASS_STAMP): $(CLASS_LOCK) pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(CLASS_LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $@
+
+$(STAMP): $(TEST_LOCK) pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(TEST_LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $@ $(CLASS_STAMP)
+
+class-setup: $(if $(wildcard $(STAMP)),$(STAMP),$(CLASS_STAMP))
 setup: $(STAMP)
+
+# uv resolves the locks for every platform and Python >= 3.11 (--universal), in a throwaway venv of its own. The test
+# lock first, with the newest versions the bounds in pyproject.toml allow (--upgrade); the class lock then takes the
+# same versions (-c); `make lock LOCK_UPGRADE=` keeps every pin it can (a package added to pyproject.toml, nothing
+# else moved). After a refresh, `make test` tests the new versions. Behind a firewall, the PIP_INDEX_URL that
+# pip uses names uv's index too (README, "Behind a firewall").
+LOCK_VENV := .venv-lock
+LOCK_UPGRADE ?= --upgrade
+UV_COMPILE = $(LOCK_VENV)/bin/uv pip compile pyproject.toml --universal --generate-hashes --quiet \
+    --custom-compile-command "make lock" $(if $(PIP_INDEX_URL),--default-index "$(PIP_INDEX_URL)")
+lock:
+	test -x $(LOCK_VENV)/bin/uv || { $(PYTHON) -m venv $(LOCK_VENV) && $(LOCK_VENV)/bin/python -m pip install --quiet uv; }
+	$(UV_COMPILE) --extra class --extra test $(LOCK_UPGRADE) -o $(TEST_LOCK)
+	$(UV_COMPILE) --extra class -c $(TEST_LOCK) -o $(CLASS_LOCK)
 
 # JupyterLab without news or update pop-ups: the pack's settings overrides, installed into the venv's JupyterLab.
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.d/toyhw.json
-$(LAB_OVERRIDES): tools/jupyterlab-overrides.json $(STAMP)
+$(LAB_OVERRIDES): tools/jupyterlab-overrides.json | $(BIN)/python
 	install -D -m 644 $< $@
 
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-lab: setup $(LAB_OVERRIDES)
+lab: class-setup $(LAB_OVERRIDES)
 	$(BIN)/jupyter lab $(ALLOW_ROOT) notebooks/
 
 test: setup chromium
@@ -47,7 +78,7 @@ PORT ?= 8866
 # NB and PORT reach the recipe through the environment, never pasted into its shell line: NB='x; y' is a name.
 present: export PRESENT_NB = $(NB)
 present: export PRESENT_PORT = $(PORT)
-present: setup
+present: class-setup
 	@nb_arg="$${PRESENT_NB##*/}"; nb_arg="$${nb_arg%.ipynb}"; \
 	case "$$PRESENT_NB" in ''|*[!A-Za-z0-9_./-]*) echo "NB = '$$PRESENT_NB' is not allowed; give a notebook's number, NB=01 .. NB=08"; exit 2;; esac; \
 	case "$$PRESENT_PORT" in ''|*[!0-9]*) echo "PORT = '$$PRESENT_PORT' is not allowed; give a port number, e.g. PORT=8866"; exit 2;; esac; \
@@ -71,4 +102,4 @@ mutation: setup
 	nice -n 15 $(BIN)/python benchmarks/mutation.py
 
 clean:
-	rm -rf $(VENV) test-artifacts .pytest_cache mutants _build
+	rm -rf $(VENV) $(LOCK_VENV) test-artifacts .pytest_cache mutants _build

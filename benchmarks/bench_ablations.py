@@ -53,7 +53,7 @@ def measurements() -> list[tuple[str, float]]:
                  median_seconds(panels.full_study, 1, clear_caches)))
     out = output_area()
     rows.append(("ablation panel redraw (9 variants, budget 1000, 5 seeds), warm cache",
-                 median_seconds(lambda: redraw(out, lambda: panels.ablation_figure(variants.SEED_VARIANTS, 1000, 5)),
+                 median_seconds(lambda: redraw(out, lambda: panels.ablation_figure(variants.LECTURE_VARIANTS, 1000, 5)),
                                 5)))
     rows.append(("ablation panel redraw (3 variants, budget 300, 3 seeds), warm cache",
                  median_seconds(lambda: redraw(out, lambda: panels.ablation_figure(

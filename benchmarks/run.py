@@ -62,10 +62,10 @@ def _ablation_child(workers: int) -> dict:
     from toyhw.evolve import programs, sweep, variants
 
     start = time.perf_counter()
-    results = sweep.run_grid(sweep.grid(variants.SEED_VARIANTS, range(5), [1000]), workers=workers)
+    results = sweep.run_grid(sweep.grid(variants.LECTURE_VARIANTS, range(5), [1000]), workers=workers)
     seconds = time.perf_counter() - start
     # repr of floats round-trips exactly, so equal digests mean bit-identical results
-    digest = hashlib.sha256(repr([(r.variant, r.seed, r.budget, r.history, r.final, r.test, r.bench_runs, r.rules,
+    digest = hashlib.sha256(repr([(r.variant, r.seed, r.budget, r.history, r.final, r.test, r.kernel_runs, r.rules,
                                    programs.render(r.best), r.lineage, r.n_added, r.n_added_bad_branch)
                                   for r in results]).encode()).hexdigest()
     cpu = sum(resource.getrusage(who).ru_utime + resource.getrusage(who).ru_stime

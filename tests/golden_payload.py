@@ -59,7 +59,7 @@ def payload() -> dict:
     study = ablations.ablation_study(names, SEEDS, BUDGET)
     runs = {
         name: [{"seed": r.seed, "history_steps": _steps(r.history), "final": r.final, "test": r.test,
-                "bench_runs": r.bench_runs, "rules": r.rules, "n_added": r.n_added,
+                "bench_runs": r.kernel_runs, "rules": r.rules, "n_added": r.n_added,
                 "n_added_bad_branch": r.n_added_bad_branch, "statuses": dict(sorted(r.statuses.items())),
                 "best_source": render(r.best)} for r in study.runs[name]]
         for name in names

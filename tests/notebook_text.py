@@ -39,16 +39,6 @@ def notebook_paths() -> list[pathlib.Path]:
     return sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 
 
-# Notebooks whose prose has been brought to the course standard (answers, solutions, static views, recomputed numbers).
-# The content tests run on these; the list grows notebook by notebook and goes away when it holds them all.
-CONVERTED: tuple[str, ...] = ("01", "02", "03", "04", "05", "06", "07", "08")
-
-
-def converted_paths() -> list[pathlib.Path]:
-    """Return the notebooks the content tests check (see CONVERTED)."""
-    return [p for p in notebook_paths() if p.name[:2] in CONVERTED]
-
-
 def cells(path: pathlib.Path) -> list[Cell]:
     """Return the cells of the notebook at `path`."""
     nb = json.loads(path.read_text(encoding="utf-8"))

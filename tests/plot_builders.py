@@ -39,7 +39,7 @@ def my_proposer(feedback, config, rng):
 
 @functools.lru_cache(maxsize=None)
 def report() -> study.OneShotReport:
-    return study.one_shot(study.SEED_TASK_SEED, study.SEED_N_TASKS)
+    return study.one_shot(study.LECTURE_TASK_SEED, study.LECTURE_N_TASKS)
 
 
 @functools.lru_cache(maxsize=None)
@@ -66,7 +66,7 @@ def _candidates() -> dict[str, GemmConfig]:
 
 def _cost_points(kind: str) -> list[scaling.CostPoint]:
     if kind == "variants":
-        return scaling.variant_costs(variants.SEED_VARIANTS[:4], seeds=[0], budget=20)
+        return scaling.variant_costs(variants.LECTURE_VARIANTS[:4], seeds=[0], budget=20)
     return scaling.seed_costs([1, 2, 3], ["full"], budget=20)
 
 
@@ -119,7 +119,7 @@ MORE: dict[str, Callable[[], object]] = {
 """Other inputs of the same functions: other subsets and orders of variants and modes, a labelled x axis."""
 
 PANEL_FIGURES: dict[str, Callable[[], Figure]] = {
-    "fastp.one_shot_figure": lambda: fastp_panels.one_shot_figure(study.SEED_TASK_SEED, study.SEED_N_TASKS, 1.0),
+    "fastp.one_shot_figure": lambda: fastp_panels.one_shot_figure(study.LECTURE_TASK_SEED, study.LECTURE_N_TASKS, 1.0),
     "fastp.feedback_figure": lambda: fastp_panels.feedback_figure(MODES + [my_proposer], 20, 1.0),
     "gemm.explorer_figure": lambda: gemm_panels.explorer_figure("H100", "70B/8 qkv", 16,
                                                                 GemmConfig(16, 64, 128, num_warps=4, num_stages=3)),

@@ -33,7 +33,7 @@ import notebook_text as nt
 from prose import phrasing
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-DOCUMENTS = [(p.stem, p) for p in nt.converted_paths()] + [("lecturer_guide", ROOT / "docs" / "lecturer_guide.md")]
+DOCUMENTS = [(p.stem, p) for p in nt.notebook_paths()] + [("lecturer_guide", ROOT / "docs" / "lecturer_guide.md")]
 
 
 def _module(name: str) -> ModuleType:
@@ -99,7 +99,7 @@ def test_every_quoted_comparison_has_its_number_recomputed(name, path):
 
 # ----- the checks bite: each failure the rule exists for, shown on notebook 06's real text
 
-NB06 = next(p for p in nt.converted_paths() if p.name.startswith("06"))
+NB06 = next(p for p in nt.notebook_paths() if p.name.startswith("06"))
 
 
 def test_an_unchecked_comparative_sentence_fails():

@@ -18,7 +18,7 @@ import notebook_text as nt
 SOLUTION_MODULES = ("toyhw.kernels.solutions", "toyhw.gemm.solutions", "toyhw.evolve.solutions",
                     "toyhw.evolve.solutions_06_08")
 MIN_ANSWER_WORDS = 15
-PATHS = nt.converted_paths()
+PATHS = nt.notebook_paths()
 IDS = [p.stem for p in PATHS]
 
 

@@ -19,7 +19,8 @@ def fake_voila(tmp_path):
 
 
 def present(fake_voila, *assignments):
-    return subprocess.run(["make", "-s", "-o", ".venv/.toyhw-installed", "present", f"BIN={fake_voila}", *assignments],
+    return subprocess.run(["make", "-s", "-o", ".venv/.toyhw-installed", "-o", ".venv/.toyhw-class", "present",
+                           f"BIN={fake_voila}", *assignments],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
 
 

@@ -75,8 +75,8 @@ def test_a_kept_figure_drawn_through_states_equals_a_new_one(name: str) -> None:
 
 def test_the_race_figure_kept_equals_new() -> None:
     def show(modes: tuple[str, ...], rounds: int, p: float) -> Show:
-        curves = study.fastp_curves(modes, p, rounds, study.SEED_TASK_SEED, 50)
-        ceiling = fastp.PanelRace(study.SEED_TASK_SEED, 50).ceiling(p)
+        curves = study.fastp_curves(modes, p, rounds, study.LECTURE_TASK_SEED, 50)
+        ceiling = fastp.PanelRace(study.LECTURE_TASK_SEED, 50).ceiling(p)
         return lambda v: v.show(curves, p, ceiling, key=(modes, rounds, p))
 
     _assert_kept_equals_new(fastp.FeedbackView, [show(("resample", "scalar"), 10, 1.0),
@@ -84,7 +84,7 @@ def test_the_race_figure_kept_equals_new() -> None:
 
 
 def test_the_ablation_figure_kept_equals_new(monkeypatch: pytest.MonkeyPatch) -> None:
-    small = sweep.study(["full", "no_feedback"], ablations.SEEDS[:2], 60, workers=1)  # the full study takes minutes
+    small = sweep.ablation_study(["full", "no_feedback"], ablations.SEEDS[:2], 60, workers=1)  # the full study takes minutes
     monkeypatch.setattr(evolution, "full_study", lambda *a, **k: small)
     monkeypatch.setattr(ablations, "BUDGET", 60)
     _assert_kept_equals_new(evolution.AblationView, [

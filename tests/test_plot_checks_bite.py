@@ -1,5 +1,5 @@
-"""The checks of tests/plot_checks.py fail on figures broken on purpose: each error issue 10 names, drawn the way it
-used to be drawn, is caught. A check that passes every real plot proves nothing unless it can fail.
+"""The checks of tests/plot_checks.py fail on figures broken on purpose: each error a plot can make, drawn that way,
+is caught. A check that passes every real plot proves nothing unless it can fail.
 
 Each test draws a small figure through a function marked with `style.plot` (as the real plot functions are), first
 correct (the check passes: it does not fail on everything) and then with one error.
@@ -22,7 +22,7 @@ from toyhw.plots import style  # noqa: E402
 from toyhw.plots.labels import place_labels  # noqa: E402
 
 OLD_PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd")
-"""matplotlib's default cycle, which the plots picked from by list position before issue 10."""
+"""matplotlib's default cycle, which a plot picking colours by list position would use."""
 
 
 @style.plot(counts=("x",))

@@ -1,4 +1,4 @@
-"""Every plot reads at a glance (issue 10): a title and axis labels on every Axes, whole-number ticks on axes that
+"""Every plot reads at a glance: a title and axis labels on every Axes, whole-number ticks on axes that
 count, colours only from the shared palette (toyhw.plots.style), the same colour for a variant or a feedback mode in
 every plot, no overlapping or cut-off text, no legend over the data, no description cut short.
 

@@ -23,7 +23,7 @@ import pytest
 
 import notebook_text as nt
 
-PATHS = nt.converted_paths()
+PATHS = nt.notebook_paths()
 
 
 def _module(path):

@@ -19,7 +19,6 @@ from typing import Callable
 from toyhw import data
 from toyhw.gemm import cost, validate
 from toyhw.gemm.gpu import GPU, get_gpu
-from toyhw.gemm.shapes import Shape
 
 FITTED_GPUS = ("H100", "A100", "B200")
 BEST_EFFICIENCY_ROWS = {"H100": "G003", "A100": "G001", "B200": "G005"}

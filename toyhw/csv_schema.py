@@ -1,5 +1,8 @@
 """Read a CSV file against a declared schema: one `Column` per column, every cell checked, errors that point at it.
 
+Why not pandas.read_csv or a schema library: read_csv guesses types and reports a bad cell without its line and
+column, and a schema package would be one more dependency for a few small files; the csv module and this reader do both.
+
 Why a module of its own: the pack's data files (toyhw.data declares their schemas) are small but every number in them
 ends up in a lecture, so the reader refuses anything it cannot trust - bytes that are not UTF-8, a misspelled, missing
 or repeated column, a row with the wrong number of fields, a value of the wrong type or outside its physical bounds,

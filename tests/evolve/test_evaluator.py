@@ -9,6 +9,7 @@ from toyhw import libm
 from toyhw.gemm import expert
 from toyhw.evolve import evaluator as evaluator_module
 from toyhw.evolve.ablations import context
+from toyhw.evolve.config import EvolveConfig
 from toyhw.evolve.evaluator import Evaluator, geomean_speedup, oracle_speedup
 from toyhw.evolve.shape_times import ShapeTimes
 from toyhw.evolve.loop import evolve
@@ -28,7 +29,7 @@ def test_the_expert_scores_one_and_costs_one_run_per_training_shape():
     ev = Evaluator(c.train, c.table, cascade=False)
     result = ev.evaluate(expert_program())
     assert result.score == pytest.approx(1.0) and result.status == "ok"
-    assert ev.bench_runs == result.runs == len(c.train) == 44
+    assert ev.kernel_runs == result.runs == len(c.train) == 44
 
 
 def test_score_is_the_geometric_mean_speedup_over_the_expert():
@@ -46,7 +47,7 @@ def test_a_latent_bad_branch_is_rejected_by_the_check_before_any_run_and_passes_
     latent = Program((Rule(BAD, m_min=3000, m_max=4000),) + expert_program().rules, expert_program().default)
     checked = Evaluator(c.train, c.table, check_all_branches=True)
     result = checked.evaluate(latent)
-    assert result.status == "bad branch" and result.score is None and result.runs == checked.bench_runs == 0
+    assert result.status == "bad branch" and result.score is None and result.runs == checked.kernel_runs == 0
     unchecked = Evaluator(c.train, c.table, check_all_branches=False)
     assert unchecked.evaluate(latent).score == pytest.approx(1.0)
     assert unchecked.has_bad_branch(latent)
@@ -57,15 +58,15 @@ def test_a_reached_bad_branch_crashes_and_the_cascade_stops_early():
     crashing = Program((Rule(BAD, m_max=8192),), expert_program().default)
     full = Evaluator(c.train, c.table, check_all_branches=False, cascade=False)
     cheap = Evaluator(c.train, c.table, check_all_branches=False, cascade=True)
-    assert full.evaluate(crashing).status == "crash" and full.bench_runs == 44
-    assert cheap.evaluate(crashing).status == "crash" and cheap.bench_runs == 11
+    assert full.evaluate(crashing).status == "crash" and full.kernel_runs == 44
+    assert cheap.evaluate(crashing).status == "crash" and cheap.kernel_runs == 11
 
 
 def test_cascade_saves_kernel_runs_in_a_search():
     c = ctx()
     with_cascade = evolve(Evaluator(c.train, c.table, cascade=True), 300, seed=3)
     without = evolve(Evaluator(c.train, c.table, cascade=False), 300, seed=3)
-    assert with_cascade.bench_runs < 0.9 * without.bench_runs
+    assert with_cascade.kernel_runs < 0.9 * without.kernel_runs
     assert with_cascade.statuses["cascade"] > 0 and without.statuses["cascade"] == 0
 
 
@@ -183,9 +184,9 @@ def test_the_cascade_constants_are_the_documented_ones():
 def test_a_program_just_below_the_cascade_threshold_is_cut_and_one_just_above_runs_in_full():
     ev, p = cascade_case({"below": R * (1 - 1e-9), "above": R * (1 + 1e-9)})
     below = ev.evaluate(p["below"])
-    assert (below.status, below.score, below.runs, ev.bench_runs) == ("cascade", None, 2, 2)
+    assert (below.status, below.score, below.runs, ev.kernel_runs) == ("cascade", None, 2, 2)
     above = ev.evaluate(p["above"])
-    assert (above.status, above.runs, ev.bench_runs) == ("ok", 8, 10)
+    assert (above.status, above.runs, ev.kernel_runs) == ("ok", 8, 10)
     assert above.score == pytest.approx((R * (1 + 1e-9)) ** 0.25 * 2 ** 0.75)  # geomean of 2 x R and 6 x 2.0
 
 
@@ -195,19 +196,19 @@ def test_the_cascade_threshold_follows_the_best_stage1_score_seen():
     assert ev.evaluate(p["was_fine"]).status == "ok"  # above 0.95 x the initial bar of 1.0
     assert ev.evaluate(p["good"]).status == "ok"  # raises the bar to 0.95 x 1.25
     cut = ev.evaluate(p["cut"])
-    assert (cut.status, cut.runs, ev.bench_runs) == ("cascade", 2, 18)  # the runs of this evaluation only
+    assert (cut.status, cut.runs, ev.kernel_runs) == ("cascade", 2, 18)  # the runs of this evaluation only
     assert ev.evaluate(p["below"]).status == "cascade"
     assert ev.evaluate(p["above"]).status == "ok"  # passing below the best does not lower the bar ...
     assert ev.evaluate(p["below"]).status == "cascade"
     assert ev.evaluate(p["was_fine"]).status == "cascade"  # ... and what passed before is now cut
 
 
-def test_a_stage1_score_exactly_at_the_threshold_passes(monkeypatch):
+def test_a_stage1_score_exactly_at_the_threshold_passes():
     """"at least this share": with the ratio set to 1, a program as good as the best in stage 1 is not cut."""
     ev, p = cascade_case({"first": 1.25})
     assert ev.evaluate(p["first"]).status == "ok"
     twin = Program((Rule(EXPERT, m_min=2, m_max=2),), p["first"].default)  # same stage-1 times, another program
-    monkeypatch.setattr(evaluator_module, "CASCADE_RATIO", 1.0)
+    ev.configure_cascade(EvolveConfig(cascade_ratio=1.0))
     assert ev.evaluate(twin).status == "ok"
 
 

@@ -8,15 +8,16 @@ import sys
 import pytest
 
 from toyhw.evolve.ablations import context
+from toyhw.evolve.config import EvolveConfig
 from toyhw.evolve.database import Database, Entry
 from toyhw.evolve.evaluator import Evaluator, geomean_speedup
 from toyhw.evolve.loop import _lineage, evolve
 from toyhw.evolve.programs import Program, expert_program
 
 
-def run(budget=200, seed=0, **kwargs):
+def run(budget=200, seed=0, llm=None, **settings):
     c = context()
-    return evolve(Evaluator(c.train, c.table), budget, seed=seed, **kwargs)
+    return evolve(Evaluator(c.train, c.table), budget, seed=seed, llm=llm, config=EvolveConfig(**settings))
 
 
 def test_history_is_best_so_far_after_every_proposed_program():
@@ -80,7 +81,7 @@ def test_same_seed_same_run_other_seed_other_run():
 
 def test_same_history_in_a_fresh_process_with_another_hash_seed():
     code = ("import json; from toyhw.evolve.ablations import run_one; r = run_one('full', 2, 150); "
-            "print(json.dumps([r.history, r.bench_runs]))")
+            "print(json.dumps([r.history, r.kernel_runs]))")
     outs = []
     for hash_seed in ("1", "12345"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
@@ -88,7 +89,7 @@ def test_same_history_in_a_fresh_process_with_another_hash_seed():
         outs.append(json.loads(proc.stdout))
     from toyhw.evolve.ablations import run_one
     here = run_one("full", 2, 150)
-    assert outs[0] == outs[1] == [list(here.history), here.bench_runs]
+    assert outs[0] == outs[1] == [list(here.history), here.kernel_runs]
 
 
 @pytest.mark.parametrize("budget", [0, -3, 2.5, True])
@@ -116,7 +117,7 @@ def test_a_weak_initial_program_sets_the_cascade_bar_so_its_children_are_not_all
     weak = Program((), expert_program().default)
     ev = Evaluator(c.train, c.table, cascade=True)
     assert ev.evaluate(weak).status == "cascade"  # a lone evaluation is measured against the expert's bar of 1.0
-    out = evolve(Evaluator(c.train, c.table, cascade=True), 100, seed=0, initial=weak)
+    out = evolve(Evaluator(c.train, c.table, cascade=True), 100, seed=0, config=EvolveConfig(initial=weak))
     assert out.statuses["ok"] > 0 and out.statuses["cascade"] > 0  # the cascade still cuts, not everything
     assert out.best[1] > next(e for e in out.db.entries() if e.id == 0).score
 
@@ -140,9 +141,9 @@ def test_the_seed_drivers_code_runs_against_toyhw():
     assert len(extra) == 100
     for kw in ({}, {"llm": MockLLM(feedback="roofline")}, {"evolution": False}, {"n_islands": 1}, {"cascade": False}):
         ev = Evaluator(train, table, check_all_branches=False)
-        out = evolve(ev, 60, seed=0, **kw)
+        out = evolve(ev, 60, seed=0, llm=kw.pop("llm", None), config=EvolveConfig(**kw))
         bp, _ = out["best"]
-        assert len(out["history"]) == 60 and ev.bench_runs == out["bench_runs"]
+        assert len(out["history"]) == 60 and ev.kernel_runs == out["bench_runs"]
         assert all(choose(simplify(bp), s) == choose(bp, s) for s in shapes + extra)
         assert 0 < geomean_speedup(bp, test, table) <= oracle_speedup(test, table)
         entries = [e for pop in out["db"].islands for e in pop]

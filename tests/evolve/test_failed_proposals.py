@@ -1,14 +1,15 @@
 """Failed proposals (a real model's reply that gives no program): rejected as "invalid", counted like a crash."""
 from toyhw.evolve.ablations import context
+from toyhw.evolve.config import EvolveConfig
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.llm import MockLLM, failed_proposal
 from toyhw.evolve.loop import evolve
 
 
-def run(llm, budget=40, seed=0, **kwargs):
+def run(llm, budget=40, seed=0, **settings):
     c = context()
     evaluator = Evaluator(c.train, c.table)
-    return evolve(evaluator, budget, seed=seed, llm=llm, **kwargs), evaluator
+    return evolve(evaluator, budget, seed=seed, llm=llm, config=EvolveConfig(**settings)), evaluator
 
 
 def test_the_evaluator_rejects_a_missing_program_as_invalid_without_runs():
@@ -16,14 +17,14 @@ def test_the_evaluator_rejects_a_missing_program_as_invalid_without_runs():
     evaluator = Evaluator(c.train, c.table)
     result = evaluator.evaluate(None)
     assert (result.score, result.times, result.status, result.runs) == (None, None, "invalid", 0)
-    assert evaluator.bench_runs == 0
+    assert evaluator.kernel_runs == 0
 
 
 def test_a_step_that_always_fails_spends_the_budget_and_adds_nothing():
     out, evaluator = run(lambda parent, inspirations, feedback, rng: failed_proposal("diff does not apply: ..."))
     assert out.statuses["invalid"] == 40 and sum(out.statuses.values()) == 40
     assert out.history == (1.0,) * 40 and out.n_added == 0
-    assert out.bench_runs == len(evaluator.shapes)  # only the initial program ran
+    assert out.kernel_runs == len(evaluator.shapes)  # only the initial program ran
     assert [s.description for s in out.lineage] == ["initial program"]
 
 

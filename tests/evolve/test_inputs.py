@@ -4,6 +4,7 @@ import pytest
 
 from toyhw.evolve import ablations, branch_check, sweep, targeting
 from toyhw.evolve.ablations import context
+from toyhw.evolve.config import EvolveConfig
 from toyhw.evolve.evaluator import Evaluator, geomean_speedup, oracle_speedup
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import expert_program
@@ -40,13 +41,16 @@ def test_a_negative_or_missing_seed_is_refused(call, message):
     (lambda: ablations.ablation_study("full", [0], 10), "variants = 'full' is not allowed; give a list of variants"),
     (lambda: branch_check.branches([3, 3], 10), "seeds lists 3 twice"),
     (lambda: branch_check.branches(range(101), 10), "seeds has 101 seeds; at most 100 are allowed"),
-    (lambda: sweep.study(["full"], [], 10), "seeds is empty; give at least one seed"),
+    (lambda: sweep.ablation_study(["full"], [], 10), "seeds is empty; give at least one seed"),
     (lambda: sweep.grid(["full"], [0], [10, 10]), "budgets lists 10 twice"),
     (lambda: sweep.run_grid(sweep.grid(["full"], [0], [10]), workers=10**6), r"workers = 1000000 is not allowed; .* "
                                                                              r"<= 256 \(MAX_WORKERS\)"),
     (lambda: sweep.run_grid([("full", 0, 10)]), "job = .* is not allowed; give sweep.Job"),
     (lambda: sweep.run_grid(None), "jobs = None is not allowed; give a list of sweep.Job"),
-    (lambda: evolve(_evaluator(), 10, n_islands=0), "n_islands = 0 is not allowed"),
+    (lambda: evolve(_evaluator(), 10, config=EvolveConfig(n_islands=0)), "n_islands = 0 is not allowed"),
+    (lambda: EvolveConfig(cascade_ratio=1.5), r"cascade_ratio = 1.5 is not allowed; it must be a number in \(0, 1\]"),
+    (lambda: EvolveConfig(evolution="no"), "evolution = 'no' is not allowed; it must be True or False"),
+    (lambda: evolve(_evaluator(), 10, config={"n_islands": 1}), "config = .* is not allowed; give an EvolveConfig"),
 ])
 def test_sizes_and_lists_are_refused_before_anything_runs(call, message):
     with pytest.raises(ValueError, match=message):

@@ -4,9 +4,9 @@ import random
 import numpy as np
 import pytest
 
-from toyhw.evolve import ablations, evaluator as evaluator_lib, loop_tables, prompt_view, proposal_trace, tables
+from toyhw.evolve import ablations, evaluator as evaluator_lib, loop_tables, prompt_view, proposal_trace
 from toyhw.evolve.evaluator import Evaluator
-from toyhw.evolve.llm import Feedback, MockLLM
+from toyhw.evolve.llm import MockLLM
 from toyhw.evolve.loop import evolve
 from toyhw.plots import evolution as evolution_plots
 
@@ -14,7 +14,7 @@ from toyhw.plots import evolution as evolution_plots
 @pytest.mark.parametrize("variant", ["full", "fb_worst3", "no_cascade", "no_evolution", "small_llm"])
 def test_the_trace_is_the_run_of_run_one(variant):
     run, summary = proposal_trace.trace(variant, 1, 300), ablations.run_one(variant, 1, 300)
-    assert run.result.history == summary.history and run.result.bench_runs == summary.bench_runs
+    assert run.result.history == summary.history and run.result.kernel_runs == summary.kernel_runs
     assert len(run.steps) == 300 and [s.step for s in run.steps] == list(range(1, 301))
     counts = {k: sum(s.status == k for s in run.steps) for k in run.result.statuses}
     assert counts == dict(run.result.statuses)
@@ -42,8 +42,7 @@ def _parent_and_feedback():
     ev = Evaluator(ctx.train, ctx.table)
     run = evolve(ev, 100, seed=0)
     parent = run.db.best()
-    feedback = Feedback(ev.shapes, ev.roofline / parent.times, ev.best_time / parent.times,
-                        [ctx.table.configs[i] for i in ev.best_index])
+    feedback = ev.feedback(parent.times)
     return ev, run, parent, feedback
 
 
@@ -85,6 +84,6 @@ def test_trace_frame_has_one_row_per_proposal_with_what_the_loop_did():
     frame = loop_tables.trace_frame(run)
     assert list(frame.index) == list(range(1, 301))
     assert frame["status"].value_counts().to_dict() == {k: v for k, v in run.result.statuses.items() if v}
-    assert int(frame["kernel runs"].sum()) + 44 == run.result.bench_runs  # plus the initial program's runs
+    assert int(frame["kernel runs"].sum()) + 44 == run.result.kernel_runs  # plus the initial program's runs
     assert not frame.loc[frame["operator"] == "borrow", "could adopt"].any()
     assert (frame.loc[frame["adopted"], "could adopt"]).all()  # only a known faster config can be adopted

@@ -20,8 +20,7 @@ def setup():
     ev = Evaluator(c.train, c.table)
     root = ev.evaluate(expert_program())
     parent = Entry(0, expert_program(), root.score, root.times, None, "initial program", 0)
-    feedback = Feedback(ev.shapes, ev.roofline / parent.times, ev.best_time / parent.times,
-                        [c.table.configs[i] for i in ev.best_index])
+    feedback = ev.feedback(parent.times)
     return c, ev, parent, feedback
 
 

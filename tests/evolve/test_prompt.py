@@ -4,11 +4,11 @@ import pytest
 from toyhw.evolve import variants
 from toyhw.evolve.ablations import context
 from toyhw.evolve.evaluator import Evaluator
-from toyhw.evolve.llm import FIXED_MIX, MockLLM
+from toyhw.evolve.llm import FIXED_MIX
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import expert_program, render
 from toyhw.evolve.prompt import PART_NAMES, PromptSettings, estimate_tokens, render_prompt, settings_for
-from toyhw.evolve.prompt_view import _Recorder, prompt_at
+from toyhw.evolve.prompt_view import prompt_at, record_step
 from toyhw.evolve.replies import read_reply
 from toyhw.evolve.source import parse
 
@@ -33,9 +33,8 @@ EXPECTED_DIFFERENCES = {
 def step_inputs(step=100, seed=0):
     """Return the full method's (parent, inspirations, feedback) at `step` of seed `seed`."""
     ctx = context()
-    recorder = _Recorder(MockLLM(), step)
-    evolve(Evaluator(ctx.train, ctx.table), step, seed=seed, llm=recorder)
-    return recorder.seen[:3]
+    seen = record_step(step, Evaluator(ctx.train, ctx.table), seed=seed)
+    return seen.parent, seen.inspirations, seen.feedback
 
 
 def test_every_variant_is_listed_with_its_expected_differences():
@@ -116,9 +115,10 @@ def test_the_prompt_view_gives_sizes_and_the_mocks_answer_as_a_model_would_write
 def test_recording_the_prompt_changes_nothing_in_the_run():
     ctx = context()
     plain = evolve(Evaluator(ctx.train, ctx.table), 150, seed=3)
-    recorder = _Recorder(MockLLM(), 150)
-    recorded = evolve(Evaluator(ctx.train, ctx.table), 150, seed=3, llm=recorder)
-    assert plain.history == recorded.history and plain.best == recorded.best and recorder.calls == 150
+    steps = []
+    recorded = evolve(Evaluator(ctx.train, ctx.table), 150, seed=3, observer=steps.append)
+    assert plain.history == recorded.history and plain.best == recorded.best and len(steps) == 150
+    assert [s.step for s in steps] == list(range(1, 151)) and [s.island for s in steps[:5]] == [0, 1, 2, 3, 0]
 
 
 def test_the_same_step_gives_the_same_prompt():
@@ -150,12 +150,12 @@ def test_unknown_variant_and_bad_settings_are_refused():
         settings_for("full", answer="xml")
 
 
-def test_the_recorder_keeps_a_snapshot_of_the_feedback_it_saw():
+def test_the_observer_gets_a_snapshot_of_the_feedback_the_step_saw():
     ctx = context()
-    recorder = _Recorder(MockLLM(), 5)
-    evolve(Evaluator(ctx.train, ctx.table), 30, seed=1, llm=recorder)
-    parent, inspirations, feedback, proposal = recorder.seen
-    assert recorder.calls == 30 and proposal.program is not None
+    steps = []
+    evolve(Evaluator(ctx.train, ctx.table), 30, seed=1, observer=steps.append)
+    parent, feedback, proposal = steps[4].parent, steps[4].feedback, steps[4].proposal
+    assert len(steps) == 30 and proposal.program is not None
     assert isinstance(feedback.best_configs, tuple) and len(feedback.best_configs) == len(feedback.shapes)
     again = prompt_at.__wrapped__("full", 1, 5)
     assert again.parent_score == parent.score and again.description == proposal.description

@@ -5,13 +5,13 @@ from toyhw.evolve.scaling import CostPoint
 
 def test_kernel_runs_are_deterministic_and_match_the_cached_runs():
     (point,) = scaling.budget_costs([150], "small_llm", seed=2)
-    assert point.kernel_runs == ablations.run_one("small_llm", 2, 150).bench_runs
+    assert point.kernel_runs == ablations.run_one("small_llm", 2, 150).kernel_runs
     assert scaling.budget_costs([150], "small_llm", seed=2)[0].kernel_runs == point.kernel_runs
 
 
 def test_a_studys_cost_is_the_sum_of_its_runs():
     points = scaling.seed_costs([1, 2], ["full", "no_cascade"], budget=60)
-    runs = [ablations.run_one(v, s, 60).bench_runs for v in ("full", "no_cascade") for s in (0, 1)]
+    runs = [ablations.run_one(v, s, 60).kernel_runs for v in ("full", "no_cascade") for s in (0, 1)]
     assert points[-1].kernel_runs == sum(runs) and points[-1].runs == 4
     assert scaling.increments(points) == [points[0].kernel_runs, points[1].kernel_runs - points[0].kernel_runs]
 

@@ -5,7 +5,7 @@ stuck shares for every seed and budget).
 """
 import pytest
 
-from toyhw.evolve import ablations, branch_check, feedback_tables, solutions_06_08 as S, tables, targeting
+from toyhw.evolve import ablations, branch_check, feedback_tables, solutions_06_08 as S, targeting
 from toyhw.evolve.evaluator import geomean_speedup
 from toyhw.evolve.programs import expert_program
 from toyhw.evolve.simplify import simplify
@@ -18,7 +18,7 @@ def test_recording_the_targets_leaves_the_run_unchanged():
     for variant in ("full", "fb_worst3", "no_feedback"):
         result, targets = S.proposal_targets(variant, 1, 200)
         reference = ablations.run_one(variant, 1, 200)
-        assert result.history == reference.history and result.bench_runs == reference.bench_runs
+        assert result.history == reference.history and result.kernel_runs == reference.kernel_runs
         assert [step for step, _, _ in targets] == list(range(1, 201))
         assert all(0 < vs_best <= 1 for _, _, vs_best in targets)
 

@@ -14,7 +14,7 @@ JOBS = sweep.grid(["full", "small_llm", "no_evolution"], [0, 3], [120])
 
 
 def _fingerprint(results):
-    return [(r.variant, r.seed, r.budget, r.history, r.final, r.test, r.bench_runs, r.rules) for r in results]
+    return [(r.variant, r.seed, r.budget, r.history, r.final, r.test, r.kernel_runs, r.rules) for r in results]
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,7 @@ def test_dask_cluster_gives_identical_results(serial):
 
 
 def test_study_matches_the_serial_ablation_study():
-    spread = sweep.study(["full", "one_island"], [1, 2], 80, workers=2)
+    spread = sweep.ablation_study(["full", "one_island"], [1, 2], 80, workers=2)
     local = ablations.ablation_study(["full", "one_island"], [1, 2], 80)
     assert {k: _fingerprint(v) for k, v in spread.runs.items()} == {k: _fingerprint(v) for k, v in local.runs.items()}
     assert (spread.oracle_train, spread.oracle_test) == (local.oracle_train, local.oracle_test)

@@ -15,7 +15,7 @@ SEEDS = (10, 11, 12, 13, 14)
 
 @pytest.fixture(scope="module")
 def study():
-    return ablations.ablation_study(variants.SEED_VARIANTS, SEEDS, 1000)
+    return ablations.ablation_study(variants.LECTURE_VARIANTS, SEEDS, 1000)
 
 
 def medians(study):
@@ -23,7 +23,7 @@ def medians(study):
 
 
 def test_registry_has_the_seeds_nine_first_and_two_analogues():
-    assert variants.SEED_VARIANTS == ("full", "fb_roofline", "fb_worst3", "no_feedback", "small_llm", "no_evolution",
+    assert variants.LECTURE_VARIANTS == ("full", "fb_roofline", "fb_worst3", "no_feedback", "small_llm", "no_evolution",
                                       "no_borrow", "one_island", "no_cascade")
     assert variants.available()[9:] == ["no_full_file", "no_meta_prompt"]
 
@@ -38,7 +38,7 @@ def test_every_variant_runs_and_its_summary_describes_its_best_program(name):
     assert run.test == pytest.approx(geomean_speedup(run.best, ctx.test, ctx.table), rel=1e-12)
     assert run.rules == run.best.n_rules() and simplify(run.best) == run.best
     if name == "no_cascade":  # every evaluated program ran on all 44 training shapes
-        assert run.bench_runs % len(ctx.train) == 0
+        assert run.kernel_runs % len(ctx.train) == 0
     if name == "no_evolution":  # every proposal is a child of the initial program
         assert [s.id for s in run.lineage][:-1] in ([], [0])
     if name == "no_full_file":  # only the expert's rules' configs change: no new condition
@@ -96,7 +96,7 @@ def test_branch_check_keeps_latent_bad_branches_out():
 
 
 def test_the_same_findings_hold_on_the_notebooks_seeds_0_to_4():
-    study = ablations.ablation_study(variants.SEED_VARIANTS, ablations.SEEDS, 1000)
+    study = ablations.ablation_study(variants.LECTURE_VARIANTS, ablations.SEEDS, 1000)
     med = medians(study)
     assert med["no_evolution"] <= min(med.values()) + 0.005
     assert med["small_llm"] < med["full"] - 0.02

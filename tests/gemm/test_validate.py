@@ -9,7 +9,7 @@ import re
 import pytest
 
 from toyhw import data
-from toyhw.gemm import cost, validate
+from toyhw.gemm import validate
 from toyhw.gemm.gpu import get_gpu
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ from toyhw.kernels.optimize import ProposerError
 DATA = pathlib.Path(__file__).parents[1] / "data"
 
 # lecture 10's table (the seed script's output): fast_1 / fast_1.5 per feedback mode after 5, 10, 20, 50 rounds (seed 230, 200 tasks).
-SEED_TABLE = {
+LECTURE_TABLE = {
     "resample": ["0.72 / 0.27", "0.81 / 0.34", "0.92 / 0.35", "0.97 / 0.46"],
     "scalar": ["0.58 / 0.18", "0.77 / 0.30", "0.87 / 0.39", "0.97 / 0.46"],
     "explain": ["0.83 / 0.24", "0.94 / 0.39", "0.98 / 0.45", "0.99 / 0.49"],
@@ -25,7 +25,7 @@ SEED_TABLE = {
 def test_the_seed_table_digit_for_digit():
     table = study.feedback_table()
     printed = {m: [f"{row[r][1.0]:.2f} / {row[r][1.5]:.2f}" for r in (5, 10, 20, 50)] for m, row in table.items()}
-    assert printed == SEED_TABLE
+    assert printed == LECTURE_TABLE
 
 
 def test_the_seed_one_shot_numbers():

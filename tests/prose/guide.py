@@ -25,8 +25,9 @@ from toyhw.gemm import cost as gemm_cost, report as gemm_report, shapes as gemm_
 from toyhw.kernels import failures, knobs, solutions as kernel_solutions, study, tables as tables_k
 from prose.phrasing import holds as _holds, f2 as _f2, f3 as _f3, pct as _pct, value_range as _range, ordinal as _ordinal
 from prose.study_figures import study_figures
+from prose import guide_hub  # section 6, a class on one server: its figures are benchmarks/hub.json's
 
-SEED, N = study.SEED_TASK_SEED, study.SEED_N_TASKS
+SEED, N = study.LECTURE_TASK_SEED, study.LECTURE_N_TASKS
 MODES = ["resample", "scalar", "explain", "suggest"]
 ROUNDS = (5, 10, 20, 50)
 LECTURE_10_MINUTES, LECTURE_14_MINUTES = 60, 100  # the two lecture slots the guide plans for
@@ -301,7 +302,7 @@ def phrases() -> dict[str, str]:
     med, test, share, kruns, pos = figures.med, figures.test, figures.share, figures.kernel_runs, figures.pos
     at = figures.at
     lo, hi = final["full"].min(), final["full"].max()
-    lecture = list(variants.SEED_VARIANTS)
+    lecture = list(variants.LECTURE_VARIANTS)
     ranks = tables.rank_frame(st)
     tests = {n: [r.test for r in runs[n]] for n in runs}
     pairs = [(a, b) for i, a in enumerate(runs) for b in list(runs)[i + 1:]]
@@ -486,7 +487,7 @@ def phrases() -> dict[str, str]:
     P["new"] = f"the {len(ctx.new)} new shapes"
     # notebook 03 and the story
     all_shapes = gemm_shapes.all_shapes()
-    P["gemm_headline"] = (f"the oracle is {gemm_report.oracle_speedup(table_h, all_shapes):.3f} times faster than "
+    P["gemm_headline"] = (f"the oracle is {gemm_report.oracle_speedup(all_shapes, table_h):.3f} times faster than "
                           f"the expert on the {len(all_shapes)} shapes")
     found = validate.checks()
     P["validation"] = (f"{validate.geomean_error(found):.1%} off on average over the {len(found)} published timings "
@@ -522,7 +523,8 @@ def _source(fn) -> str:
 
 
 def quotes() -> list[str]:
-    return list(phrases().values()) + plan_rows(LECTURE_10) + plan_rows(LECTURE_14) + list(plan_phrases().values())
+    return (list(phrases().values()) + plan_rows(LECTURE_10) + plan_rows(LECTURE_14) + list(plan_phrases().values())
+            + guide_hub.quotes())
 
 
 @functools.lru_cache(maxsize=None)
@@ -551,3 +553,9 @@ def plan_phrases() -> dict[str, str]:
         "nb03_s57": (f"Sections 5 and 7 ({span('03', 'Section 5', 'Section 6')} and "
                      f"{span('03', 'Section 7', 'Section 8')} minutes)"),
     }
+
+
+# Section 6 (a class on one server) keeps its parameters and exemptions beside its phrases.
+PARAMETERS += guide_hub.PARAMETERS
+NOT_RESULTS += guide_hub.NOT_RESULTS
+QUOTED += guide_hub.QUOTED

@@ -53,7 +53,7 @@ QUOTED = [
     "It answers a useful question",
 ]
 
-SEED, N = study.SEED_TASK_SEED, study.SEED_N_TASKS
+SEED, N = study.LECTURE_TASK_SEED, study.LECTURE_N_TASKS
 SPREAD_SEEDS = tuple(1000 * k for k in range(10))
 
 PARAMETERS = [

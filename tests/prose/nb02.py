@@ -49,7 +49,7 @@ QUOTED = [
     "lists the 19 tasks that some config speeds up",
 ]
 
-SEED, N = study.SEED_TASK_SEED, study.SEED_N_TASKS
+SEED, N = study.LECTURE_TASK_SEED, study.LECTURE_N_TASKS
 MODES = ["resample", "scalar", "explain", "suggest"]
 NOTEBOOK = pathlib.Path(__file__).resolve().parents[2] / "notebooks" / "02_feedback_loops.ipynb"
 

@@ -360,9 +360,9 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
                f"(K = {shapes.LAYERS['8B down'][1]})"),
         _holds(vllm.tuned_configs()[min(vllm.tuned_configs())] == expert.EXPERT_RULES[0][1],
                "the very config vLLM's file of Section 9 uses at its smallest key"),
-        f"The oracle is {report.oracle_speedup(table, all_shapes):.3f} times faster than the expert in geometric mean "
-        f"over the {len(all_shapes)} shapes ({report.oracle_speedup(table, train):.3f} on the training half, "
-        f"{report.oracle_speedup(table, test):.3f} on the test half)",
+        f"The oracle is {report.oracle_speedup(all_shapes, table):.3f} times faster than the expert in geometric mean "
+        f"over the {len(all_shapes)} shapes ({report.oracle_speedup(train, table):.3f} on the training half, "
+        f"{report.oracle_speedup(test, table):.3f} on the test half)",
         f"Only {len(big_gains)} of the {len(all_shapes)} shapes gain more than 5%",
         f"carry {top5 / log_total:.0%} of the log-gain, led by {big_gains[0][1].name} at M = {big_gains[0][1].M} "
         f"({big_gains[0][0]:.2f}x)",
@@ -394,7 +394,7 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
         f"at M = 256 and 512 the expert already uses the 128x256 prefill tile, and the wide layers then launch only "
         f"{min(wide_blocks)} to {max(wide_blocks)} blocks (8B down at M = 256: {gains[down256]:.2f}x); those shapes "
         f"carry another {share_wide:.0%}",
-        f"`if N <= 2048 and M <= 512: the expert's config with split_k = 4`",
+        "`if N <= 2048 and M <= 512: the expert's config with split_k = 4`",
         f"Added to the expert it gives {rule_gain:.3f}x over the expert on all {len(all_shapes)} shapes, "
         f"{math.log(rule_gain) * len(all_shapes) / sum(math.log(gains[s]) for s in narrow):.0%} of what the narrow "
         f"layer's shapes offer",
@@ -615,7 +615,7 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
     # ----- Exercises
     tr = solutions.speedup_over_expert(solutions.four_rules, train, table)
     te = solutions.speedup_over_expert(solutions.four_rules, test, table)
-    o_tr, o_te = report.oracle_speedup(table, train), report.oracle_speedup(table, test)
+    o_tr, o_te = report.oracle_speedup(train, table), report.oracle_speedup(test, table)
     losses = [table.time(solutions.four_rules(x.M, x.N, x.K), x) / table.time(expert.expert_config(x), x)
               for x in all_shapes]
     lost = [x for x, r in zip(all_shapes, losses) if r > 1.01]

@@ -14,10 +14,10 @@ from collections import Counter
 import numpy as np
 
 from toyhw import data
-from toyhw.evolve import (ablations, database, evaluator as evaluator_lib, loop, proposal_trace, solutions, tables,
-                          targeting)
+from toyhw.evolve import ablations, database, evaluator as evaluator_lib, proposal_trace, solutions, tables, targeting
 from toyhw.evolve.evaluator import geomean_speedup
 from toyhw.evolve.shape_times import ShapeTimes
+from toyhw.evolve.config import DEFAULT
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import expert_program, firing_rule
 from prose.study_figures import study_figures
@@ -90,7 +90,7 @@ def phrases() -> dict[str, str]:
     med, test, share, kernel_runs, pos = figures.med, figures.test, figures.share, figures.kernel_runs, figures.pos
     at = figures.at  # the median after b programs
     lo, hi = final["full"].min(), final["full"].max()
-    table_rows = {r["variant"]: r for r in ablations.seed_table(study)}
+    table_rows = {r["variant"]: r for r in ablations.lecture_table(study)}
     seeds = ablations.SEEDS
 
     # Section 1 / Think! 1
@@ -115,9 +115,7 @@ def phrases() -> dict[str, str]:
     slow_test = int(np.sum(expert_t.program_times(best.best) > expert_t.program_times(expert_program())))
 
     # Section 2
-    defaults = inspect.signature(loop.evolve).parameters
-    capacity, migrate_every = defaults["capacity"].default, defaults["migrate_every"].default
-    n_islands = defaults["n_islands"].default
+    capacity, migrate_every, n_islands = DEFAULT.capacity, DEFAULT.migrate_every, DEFAULT.n_islands
     tournament = inspect.signature(database.Database).parameters["tournament"].default
     counts = tables.database_counts(evolve(evaluator_lib.Evaluator(ctx.train, ctx.table), 1000, seed=0))
     noevo = tables.database_counts(proposal_trace.trace("no_evolution", 0, 1000).result)

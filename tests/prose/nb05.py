@@ -12,11 +12,11 @@ import random
 
 import numpy as np
 
-from toyhw.evolve import (ablations, database, evaluator as evaluator_lib, knowledge, loop, loop_tables, prompt_view, proposal_trace, solutions)
-from toyhw.evolve import tables, variants
+from toyhw.evolve import (ablations, database, evaluator as evaluator_lib, knowledge, loop_tables, prompt_view, proposal_trace, solutions)
 from toyhw.evolve.database import Database, Entry
 from toyhw.evolve.evaluator import Evaluator
-from toyhw.evolve.llm import FIXED_MIX, Feedback, MockLLM
+from toyhw.evolve.config import DEFAULT
+from toyhw.evolve.llm import FIXED_MIX, MockLLM
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import expert_program
 from prose.phrasing import holds as _holds, f3 as _f3, p1 as _p1
@@ -88,8 +88,7 @@ def phrases() -> dict[str, str]:
     ev = Evaluator(ctx.train, ctx.table)
     run = evolve(ev, 100, seed=0)
     parent = run.db.best()
-    feedback = Feedback(ev.shapes, ev.roofline / parent.times, ev.best_time / parent.times,
-                        [ctx.table.configs[i] for i in ev.best_index])
+    feedback = ev.feedback(parent.times)
     stuck = feedback.vs_best == 1
     weights = 1 / feedback.vs_best - 1 + 0.05
     targets = loop_tables.target_frame(feedback, top=n)
@@ -127,10 +126,9 @@ def phrases() -> dict[str, str]:
     moved = [e for e in db.islands[1] if all(e is not x for x in before[1])]
     tournament = inspect.signature(database.Database).parameters["tournament"].default
     shares = solutions.tournament_best_share()
-    defaults = inspect.signature(loop.evolve).parameters
-    n_islands, migrate_every = defaults["n_islands"].default, defaults["migrate_every"].default
+    n_islands, migrate_every = DEFAULT.n_islands, DEFAULT.migrate_every
     n_insp = inspect.signature(database.Database.sample).parameters["n_inspirations"].default
-    per = defaults["capacity"].default // n_islands
+    per = DEFAULT.capacity // n_islands
 
     # Section 4
     every, ratio = evaluator_lib.CASCADE_EVERY, evaluator_lib.CASCADE_RATIO
@@ -142,7 +140,7 @@ def phrases() -> dict[str, str]:
     first_pass = next(s for s in trace.steps if s.status == "ok" and s.step > first_cut.step)
     saved = sum(n - s.runs for s in cut)
     statuses = trace.result.statuses
-    without = trace.result.bench_runs + saved
+    without = trace.result.kernel_runs + saved
     bars = [s.bar for s in trace.steps if s.bar is not None]
     stage1_of = {0: 1.0, **{s.step: s.stage1 for s in trace.steps if s.status == "ok"}}
     parent_below = [s for s in cut if stage1_of[s.parent_id] < s.bar]
@@ -235,7 +233,7 @@ def phrases() -> dict[str, str]:
         "counts": f"{statuses['cascade']} of the {trace.budget} proposals were cut after stage one, "
                   f"{statuses['bad branch']} were rejected by the branch check and {statuses['ok']} ran on every shape",
         "saved": f"{saved:,} kernel runs saved ({statuses['cascade']} × {n - len(stage1)})",
-        "spent": f"it spent {trace.result.bench_runs:,} runs instead of {without:,}: "
+        "spent": f"it spent {trace.result.kernel_runs:,} runs instead of {without:,}: "
                  f"{saved / without:.1%} fewer",
         "branch_saved": f"{statuses['bad branch']} × {n} = {statuses['bad branch'] * n:,} runs",
         "cut_share": _holds(0.2 < statuses["cascade"] / trace.budget < 0.3,

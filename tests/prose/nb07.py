@@ -12,7 +12,7 @@ from toyhw.evolve.database import Database
 from toyhw.evolve.evaluator import CASCADE_EVERY, Evaluator, geomean_speedup
 from toyhw.evolve.programs import Program, Rule, branch_line, expert_program
 from toyhw.evolve.simplify import simplify
-from toyhw.evolve.source import parse, static_check
+from toyhw.evolve.source import parse
 from toyhw.gemm import config as gemm_config, shapes as shapes_lib
 from toyhw.gemm.config import GemmConfig
 from prose.phrasing import holds as _holds

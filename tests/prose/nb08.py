@@ -35,7 +35,7 @@ QUOTED = [
 PARAMETERS = [
     "One run of the full method (seed 0) at growing budgets",
     "(seed 0, 200 programs)",
-    "on seeds 0-4 (`ablations.run_one(variant, seed, 1000).bench_runs`)",
+    "on seeds 0-4 (`ablations.run_one(variant, seed, 1000).kernel_runs`)",
     "seeds 0 and 1, 100 programs",
     "at 1000 programs?",
     "ran dozens of evolution runs of 1000 proposed programs",  # ablations.BUDGET
@@ -43,7 +43,7 @@ PARAMETERS = [
 
 
 def _runs(variant: str, seed: int, budget: int) -> int:
-    return ablations.run_one(variant, seed, budget).bench_runs
+    return ablations.run_one(variant, seed, budget).kernel_runs
 
 
 def quotes() -> list[str]:
@@ -59,13 +59,13 @@ def quotes() -> list[str]:
     three = ("full", "small_llm", "no_evolution")
     seeds_total = [sum(_runs(v, s, 200) for v in three for s in range(k)) for k in range(1, 6)]
     steps = [b - a for a, b in zip([0] + seeds_total, seeds_total)]
-    by_variant = {v: _runs(v, 0, 200) for v in variants.SEED_VARIANTS}
+    by_variant = {v: _runs(v, 0, 200) for v in variants.LECTURE_VARIANTS}
     cheapest, dearest = min(by_variant, key=by_variant.get), max(by_variant, key=by_variant.get)
     full200 = ablations.run_one("full", 0, 200).statuses
     nocas200 = ablations.run_one("no_cascade", 0, 200).statuses
     roof200 = ablations.run_one("fb_roofline", 0, 200).statuses
-    grid = sum(_runs(v, s, 600) for v in variants.SEED_VARIANTS for s in (0, 1))
-    n_grid = len(variants.SEED_VARIANTS) * 2
+    grid = sum(_runs(v, s, 600) for v in variants.LECTURE_VARIANTS for s in (0, 1))
+    n_grid = len(variants.LECTURE_VARIANTS) * 2
     savings = solutions.cascade_savings()
     agree = solutions.serial_and_parallel_agree()
 

@@ -52,6 +52,6 @@ def study_figures() -> StudyFigures:
         med=med,
         test={n: float(np.median([r.test for r in runs[n]])) for n in runs},
         share={n: ablations.headroom_share(med[n], ctx.oracle_train) for n in runs},
-        kernel_runs={n: int(np.median([r.bench_runs for r in runs[n]])) for n in runs},
+        kernel_runs={n: int(np.median([r.kernel_runs for r in runs[n]])) for n in runs},
         pos={n: tables.spread_position(study, n) for n in runs},
     )

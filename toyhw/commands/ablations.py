@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     options.seeds_and_budget(parser, list(ablations.SEEDS), ablations.BUDGET, "proposed programs per run")
     parser.add_argument("--variants", type=options.name_list("--variants", "variant", "full,small_llm"),
-                        default=list(variants.SEED_VARIANTS),
+                        default=list(variants.LECTURE_VARIANTS),
                         help="comma-separated variants (default: the seed's nine; known: "
                              f"{','.join(variants.available())})")
     parser.add_argument("--workers", type=options.integer("--workers", _check_workers, "2"), default=1,
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> dict:
     try:
         if progress is not None:
             progress(0, len(args.variants) * len(args.seeds))  # the bar shows before the first run ends
-        study = sweep.study(args.variants, args.seeds, args.budget, workers=args.workers, progress=progress)
+        study = sweep.ablation_study(args.variants, args.seeds, args.budget, workers=args.workers, progress=progress)
     finally:
         if progress is not None:
             progress.close()  # after Ctrl-C the next message starts on its own line
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> dict:
                 "history": [list(r.history) for r in runs],
                 "final": [r.final for r in runs],
                 "test": [r.test for r in runs],
-                "bench_runs": [r.bench_runs for r in runs],
+                "bench_runs": [r.kernel_runs for r in runs],
                 "rules": [r.rules for r in runs],
             }
             for name, runs in study.runs.items()
@@ -86,7 +86,7 @@ def render(result: dict) -> str:
     for name, v in result["variants"].items():
         hist = np.array(v["history"])
         final = hist[:, -1]
-        share = (float(np.median(final)) - 1) / (oracle - 1)
+        share = ablations.headroom_share(float(np.median(final)), oracle)
         cells = [f"{final.min():.3f}-{final.max():.3f}", f"{share:.0%}", f"{np.median(v['test']):.3f}",
                  f"{int(np.median(v['bench_runs'])):,}", f"{np.median(v['rules']):.0f}"]
         lines.append(pad(name, first)

@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> dict:
         "budget": summary.budget, "seeds": [summary.seed],
         "oracle": {"train": ctx.oracle_train, "test": ctx.oracle_test},
         "variants": {summary.variant: {"history": [list(summary.history)], "final": [summary.final],
-                                       "test": [summary.test], "bench_runs": [summary.bench_runs],
+                                       "test": [summary.test], "bench_runs": [summary.kernel_runs],
                                        "rules": [summary.rules]}},
         "llm": {"kind": kind, "model": model, "calls": 0 if llm is None else llm.calls,
                 "statuses": dict(summary.statuses),

@@ -21,14 +21,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the task seed, the number of tasks and the round counts."""
     from toyhw.kernels import study
 
-    parser.add_argument("--seed", type=options.seed("--seed"), default=study.SEED_TASK_SEED,
+    parser.add_argument("--seed", type=options.seed("--seed"), default=study.LECTURE_TASK_SEED,
                         help="task seed, an integer >= 0 (default 230)")
     parser.add_argument("--tasks", type=options.integer("--tasks", checks.check_tasks, "200"),
-                        default=study.SEED_N_TASKS, help=f"number of tasks, 1 to {checks.MAX_TASKS:,} (default 200)")
+                        default=study.LECTURE_N_TASKS, help=f"number of tasks, 1 to {checks.MAX_TASKS:,} (default 200)")
     parser.add_argument(
         "--rounds", type=options.int_list("--rounds", checks.check_rounds, checks.MAX_ROUND_COUNTS, "round count",
                                           "5,10,20,50"),
-        default=list(study.SEED_ROUNDS),
+        default=list(study.LECTURE_ROUNDS),
         help=f"comma-separated round counts, each 1 to {checks.MAX_ROUNDS:,} (default 5,10,20,50)",
     )
 

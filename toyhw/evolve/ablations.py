@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Mapping, Optional, Sequence
+from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -70,7 +70,7 @@ class RunSummary:
         variant, seed, budget: what was run.
         history: best-so-far training score after every proposed program.
         final: the training score at the end; test: the best program's score on the held-out shapes.
-        bench_runs: kernel runs spent; rules: branches of the best program after simplifying.
+        kernel_runs: kernel runs spent; rules: branches of the best program after simplifying.
         best: the best program (simplified); lineage: its ancestors.
         n_added, n_added_bad_branch: programs added to the database, and those with a bad branch.
         statuses: how many proposals ended "ok", "bad branch", "crash", "cascade" or "invalid".
@@ -82,7 +82,7 @@ class RunSummary:
     history: tuple[float, ...]
     final: float
     test: float
-    bench_runs: int
+    kernel_runs: int
     rules: int
     best: Program
     lineage: tuple[LineageStep, ...]
@@ -122,12 +122,11 @@ def run_variant(variant: str, seed: int, budget: int, llm: Optional[ProposalStep
     spec = variants_lib.get(variant)
     ctx = context()
     evaluator = Evaluator(ctx.train, ctx.table)
-    kwargs = dict(spec.evolve_kwargs) if llm is None else {**spec.evolve_kwargs, "llm": llm}
-    out = evolve(evaluator, budget, seed=seed, **kwargs)
+    out = evolve(evaluator, budget, seed=seed, llm=spec.llm if llm is None else llm, config=spec.config)
     program, score = out.best
     simple = simplify(program)
     return RunSummary(variant, seed, budget, out.history, score, geomean_speedup(program, ctx.test, ctx.table),
-                      out.bench_runs, simple.n_rules(), simple, out.lineage, out.n_added, out.n_added_bad_branch,
+                      out.kernel_runs, simple.n_rules(), simple, out.lineage, out.n_added, out.n_added_bad_branch,
                       dict(out.statuses))
 
 
@@ -157,21 +156,29 @@ class AblationStudy:
         return float(np.median(self.histories(variant)[:, mark - 1]))
 
 
-def ablation_study(variants: Sequence[str] = variants_lib.SEED_VARIANTS, seeds: Sequence[int] = SEEDS,
-                   budget: int = BUDGET) -> AblationStudy:
-    """Return every variant x seed run at `budget` (each run cached; unknown variant -> UnknownNameError).
+Runner = Callable[[list[tuple[str, int, int]]], Iterable[RunSummary]]
+"""Runs a list of (variant, seed, budget) jobs and returns their runs in the same order (toyhw.evolve.sweep's pools)."""
 
-    The variants and the seeds must each be distinct (a median over duplicated runs is wrong without looking wrong).
+
+def ablation_study(variants: Sequence[str] = variants_lib.LECTURE_VARIANTS, seeds: Sequence[int] = SEEDS,
+                   budget: int = BUDGET, runner: Optional[Runner] = None) -> AblationStudy:
+    """Return every variant x seed run at `budget` (unknown variant -> UnknownNameError).
+
+    The runs are made one after the other in this process and cached, or by `runner` when given (a pool of processes;
+    the runs are the same). The variants and the seeds must each be distinct (a median over duplicated runs is wrong
+    without looking wrong).
     """
     variants = variants_lib.check_variants("variants", variants)
     seeds = check_seeds("seeds", seeds)
     check_budget(budget)
+    jobs = [(name, seed, budget) for name in variants for seed in seeds]
+    results = iter(runner(jobs) if runner is not None else [_run_one(*job) for job in jobs])
+    runs = {name: tuple(next(results) for _ in seeds) for name in variants}
     ctx = context()
-    runs = {name: tuple(_run_one(name, seed, budget) for seed in seeds) for name in variants}
     return AblationStudy(budget, tuple(seeds), runs, ctx.oracle_train, ctx.oracle_test)
 
 
-def seed_table(study: AblationStudy, marks: Sequence[int] = MARKS) -> list[dict]:
+def lecture_table(study: AblationStudy, marks: Sequence[int] = MARKS) -> list[dict]:
     """Return the seed's table, one row per variant: medians at the marks, min-max at the end, test, runs, rules."""
     rows = []
     for name, runs in study.runs.items():
@@ -185,7 +192,7 @@ def seed_table(study: AblationStudy, marks: Sequence[int] = MARKS) -> list[dict]
         row["end max"] = float(final.max())
         row["headroom captured"] = headroom_share(float(np.median(final)), study.oracle_train)
         row["test"] = float(np.median([r.test for r in runs]))
-        row["kernel runs"] = int(np.median([r.bench_runs for r in runs]))
+        row["kernel runs"] = int(np.median([r.kernel_runs for r in runs]))
         row["rules"] = float(np.median([r.rules for r in runs]))
         rows.append(row)
     return rows

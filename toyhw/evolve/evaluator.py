@@ -6,7 +6,7 @@ heuristic the same way, on half of the shapes, the other half held out). Options
 - check all branches: a static launchability check of every branch *before* any run (rejects latent bad branches);
 - cascade: run a cheap subset of the shapes first and the rest only if the program is promising there.
 
-It counts kernel runs (`bench_runs`, the cost of the search) and keeps the best time and config ever seen per shape,
+It counts kernel runs (`kernel_runs`, the cost of the search) and keeps the best time and config ever seen per shape,
 which is what per-shape feedback (`vs_best`) is made of: it costs nothing beyond measurements already made.
 """
 from __future__ import annotations
@@ -14,19 +14,21 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Optional, Sequence
+from typing import Mapping, Optional, Sequence
 
 import numpy as np
 
 from toyhw import libm
 from toyhw.gemm import config as gemm_config
+from toyhw.evolve.config import DEFAULT, EvolveConfig
+from toyhw.evolve.llm import Feedback
 from toyhw.evolve.programs import Program, expert_program
 from toyhw.evolve.shape_times import ShapeTimes
 from toyhw.gemm.shapes import Shape
 
-CASCADE_EVERY = 4
+CASCADE_EVERY = DEFAULT.cascade_every
 """Stage 1 of the cascade runs every 4th training shape (a quarter of the runs)."""
-CASCADE_RATIO = 0.95
+CASCADE_RATIO = DEFAULT.cascade_ratio
 """Stage 1 passes when its score is at least this share of the best stage-1 score seen so far."""
 
 
@@ -40,16 +42,20 @@ class EvalResult:
         status: "ok", "bad branch" (static check), "crash" (a run failed to launch), "cascade" (stage 1 not
             promising) or "invalid" (no program to run: the LLM's reply gave none).
         runs: kernel runs this evaluation cost.
+        stage1: the score on the cascade's stage-1 shapes; bar: the stage-1 score it had to reach (both None when
+            the cascade is off or the branch check rejected the program first).
     """
 
     score: Optional[float]
     times: Optional[np.ndarray]
     status: str
     runs: int
+    stage1: Optional[float] = None
+    bar: Optional[float] = None
 
 
 @dataclass(frozen=True)
-class ShapeRow:
+class ShapeFeedback:
     """Per-shape feedback on one program.
 
     Attributes:
@@ -92,7 +98,8 @@ class Evaluator:
     """Scores programs on the training shapes; counts kernel runs; remembers the best time and config per shape."""
 
     def __init__(self, train_shapes: Sequence[Shape], table, check_all_branches: bool = True, cascade: bool = True,
-                 expert: Optional[Program] = None) -> None:
+                 expert: Optional[Program] = None, cascade_every: int = CASCADE_EVERY,
+                 cascade_ratio: float = CASCADE_RATIO) -> None:
         if isinstance(train_shapes, Sequence) and not train_shapes:
             raise ValueError("train_shapes is empty; the evaluator needs at least one shape")
         _check_shapes(train_shapes)
@@ -108,7 +115,7 @@ class Evaluator:
         self.roofline = np.array([table.roofline(s) for s in self.shapes])
         self.best_time = np.full(len(self.shapes), math.inf)
         self.best_index = np.zeros(len(self.shapes), dtype=np.int64)
-        self.bench_runs = 0
+        self.kernel_runs = 0
         self._launchable = self.data._launchable
         self._config_ok: dict[gemm_config.GemmConfig, bool] = {}
         # ids of the table's own launchable configs (the table keeps them alive, so ids stay theirs): the mock LLM
@@ -116,11 +123,33 @@ class Evaluator:
         self._good_ids = {id(c) for c, ok in zip(table.configs, self._launchable) if ok}
         self._good_ids.update(id(c) for c in self.expert.branches() if not self.has_bad_branch(Program((), c)))
         self._log_expert = self.data.program_log_times(self.expert)
-        stage1 = np.arange(0, len(self.shapes), CASCADE_EVERY)
+        self._best_stage1 = 1.0
+        self._set_stage1(cascade_every, cascade_ratio)
+
+    def _set_stage1(self, every: int, ratio: float) -> None:
+        stage1 = np.arange(0, len(self.shapes), every)
+        self.cascade_every, self.cascade_ratio = every, ratio
         self._stage1 = stage1
         self._log_expert1 = self._log_expert[stage1]
         self._stage2 = np.setdiff1d(self.data.rows, stage1)
-        self._best_stage1 = 1.0
+
+    def configure_cascade(self, config: EvolveConfig) -> None:
+        """Take a run's cascade settings from `config`: on or off (unless None), stage-1 stride and pass ratio."""
+        if config.cascade is not None:
+            self.cascade = config.cascade
+        if (config.cascade_every, config.cascade_ratio) != (self.cascade_every, self.cascade_ratio):
+            self._set_stage1(config.cascade_every, config.cascade_ratio)
+
+    def feedback(self, times: np.ndarray, mix: Optional[Mapping[str, float]] = None,
+                 best_configs: Optional[Sequence[gemm_config.GemmConfig]] = None) -> Feedback:
+        """Return the prompt's feedback on a program with per-shape `times` (a parent's): its share of the roofline
+        and of the best time seen on every training shape, the best configs seen, and the edit kinds' `mix`.
+
+        `best_configs` defaults to a list of the best configs seen now (the loop passes a view that follows them).
+        """
+        if best_configs is None:
+            best_configs = [self.table.configs[i] for i in self.best_index]
+        return Feedback(self.shapes, self.roofline / times, self.best_time / times, best_configs, mix)
 
     def has_bad_branch(self, program: Program) -> bool:
         """Return True when some branch of `program` returns a config that cannot launch (the static check)."""
@@ -136,7 +165,7 @@ class Evaluator:
 
     def _record(self, rows: np.ndarray, times: np.ndarray, idx: np.ndarray) -> None:
         """Count kernel runs on `rows` (their `times`; `idx`: the config column of every shape) and keep the best."""
-        self.bench_runs += len(rows)
+        self.kernel_runs += len(rows)
         better = times < self.best_time[rows]
         if np.count_nonzero(better):  # the C-level count: ndarray.any goes through a Python wrapper
             where = rows[better]
@@ -166,34 +195,44 @@ class Evaluator:
         # every shape's time read at once; only what `_record` counts was run (the cascade may stop after stage 1)
         times = self.data.times[self.data.rows, idx]
         logs = self.data.log_times[self.data.rows, idx]
-        before = self.bench_runs
+        before = self.kernel_runs
+        stage1_score = bar = None
         if self.cascade:
-            stage1, stage2 = self._stage1, self._stage2
-            first = times[stage1]
-            self._record(stage1, first, idx)
-            total = _log_ratio_sum(self._log_expert1, logs[stage1])
-            if total == -math.inf:  # some stage-1 kernel could not launch
-                return EvalResult(None, None, "crash", self.bench_runs - before)
-            stage1_score = math.exp(total / len(first))
-            if stage1_score < CASCADE_RATIO * self._best_stage1:
-                return EvalResult(None, None, "cascade", self.bench_runs - before)
-            self._best_stage1 = max(self._best_stage1, stage1_score)
-            self._record(stage2, times[stage2], idx)
+            stopped, stage1_score, bar = self._cascade_stage1(idx, times, logs)
+            if stopped is not None:
+                return EvalResult(None, None, stopped, self.kernel_runs - before, stage1_score, bar)
+            self._record(self._stage2, times[self._stage2], idx)
         else:
             self._record(self.data.rows, times, idx)
         total = _log_ratio_sum(self._log_expert, logs)
         if total == -math.inf:  # some kernel could not launch
-            return EvalResult(None, None, "crash", self.bench_runs - before)
-        return EvalResult(math.exp(total / len(times)), times, "ok", self.bench_runs - before)
+            return EvalResult(None, None, "crash", self.kernel_runs - before, stage1_score, bar)
+        return EvalResult(math.exp(total / len(times)), times, "ok", self.kernel_runs - before, stage1_score, bar)
 
-    def per_shape(self, program: Program) -> list[ShapeRow]:
+    def _cascade_stage1(self, idx: np.ndarray, times: np.ndarray,
+                        logs: np.ndarray) -> tuple[Optional[str], float, float]:
+        """Run the cascade's stage 1 (every shape's config column `idx`, times and log times given) and return
+        (None if the program goes on to stage 2, else "crash" or "cascade"; its stage-1 score; the bar it faced)."""
+        stage1 = self._stage1
+        self._record(stage1, times[stage1], idx)
+        total = _log_ratio_sum(self._log_expert1, logs[stage1])
+        score = math.exp(total / len(stage1))
+        bar = self.cascade_ratio * self._best_stage1
+        if total == -math.inf:  # some stage-1 kernel could not launch
+            return "crash", score, bar
+        if score < bar:
+            return "cascade", score, bar
+        self._best_stage1 = max(self._best_stage1, score)
+        return None, score, bar
+
+    def per_shape(self, program: Program) -> list[ShapeFeedback]:
         """Return per-shape feedback on `program` (a report: it reads the table and counts no runs)."""
         idx = self.data.config_indices(program)
         times = self.data.times[self.data.rows, idx]
         best = np.minimum(self.best_time, times)
         best_idx = np.where(times <= self.best_time, idx, self.best_index)
         configs = self.table.configs
-        return [ShapeRow(s, configs[idx[i]], float(times[i]), float(self.roofline[i] / times[i]),
+        return [ShapeFeedback(s, configs[idx[i]], float(times[i]), float(self.roofline[i] / times[i]),
                          float(best[i] / times[i]), configs[best_idx[i]]) for i, s in enumerate(self.shapes)]
 
 

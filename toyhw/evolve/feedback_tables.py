@@ -92,7 +92,7 @@ def targeting_observations(t: Targeting, table) -> list[str]:
     for r in sorted((r for r in t.rows if r.vs_best > targeting.STUCK), key=lambda r: r.vs_roofline)[:3]:
         config, best = table.oracle(r.shape)
         cost = gemm_cost.gemm_time(config, r.shape, table.gpu)
-        fixed = cost.launch_us + cost.fill_us + cost.reduction_us
+        fixed = cost.fixed_us
         gaps.append(f"{r.shape.label()}: even the oracle reaches only {table.roofline(r.shape) / best:.2f} of the "
                     f"roofline; launch, pipeline fill/drain and split-K reduction take {fixed:.1f} of its "
                     f"{best:.1f} us, and it is {cost.bound}-bound with {cost.blocks} blocks for "
@@ -104,7 +104,7 @@ def targeting_observations(t: Targeting, table) -> list[str]:
         for r in stuck_decode:
             config, best = table.oracle(r.shape)
             cost = gemm_cost.gemm_time(config, r.shape, table.gpu)
-            fixed_share.append((cost.launch_us + cost.fill_us + cost.reduction_us) / best)
+            fixed_share.append(cost.fixed_us / best)
             reach.append(table.roofline(r.shape) / best)
             bounds.append(cost.bound)
             blocks.append(cost.blocks)

@@ -38,6 +38,8 @@ FIXED_MIX: Mapping[str, float] = {"retune": 0.3, "specialize": 0.35, "generalize
 """The default share of each edit kind (the "prompt's instructions"); toyhw.evolve.loop may adapt it (meta prompt)."""
 FEEDBACK_KEYS = ("best", "roofline", None)
 FOCUS = ("weighted", "worst3")
+TARGET_FLOOR = 0.05
+"""The weight of a shape with nothing left to gain (ratio 1), so that every shape can still be drawn."""
 THRESHOLDS = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096,
               6144, 8192, 12288, 16384)
 """Round M thresholds an engineer (or an LLM) writes in conditions."""
@@ -60,6 +62,11 @@ class Feedback:
     vs_best: np.ndarray
     best_configs: Sequence[GemmConfig]
     mix: Optional[Mapping[str, float]] = None
+
+    def frozen(self) -> "Feedback":
+        """Return a copy that no later step of the run changes (the loop's best-config view and arrays move on)."""
+        return Feedback(self.shapes, self.vs_roofline.copy(), self.vs_best.copy(), tuple(self.best_configs),
+                        dict(self.mix) if self.mix is not None else None)
 
 
 @dataclass(frozen=True)
@@ -88,11 +95,52 @@ def failed_proposal(message: str) -> Proposal:
     return Proposal(None, message, None)
 
 
-class Entry(Protocol):
+class ProgramWithTimes(Protocol):
     """What a proposal step reads from a database entry."""
 
     program: Program
     times: np.ndarray
+
+
+Entry = ProgramWithTimes
+"""The name toyhw.evolve.chat imports (its import moves to ProgramWithTimes with the LLM side's subpackage)."""
+
+
+def target_weights(ratio) -> np.ndarray:
+    """Return each shape's weight as the target: 1/ratio - 1 + TARGET_FLOOR (far from the reference = heavy)."""
+    return 1.0 / np.asarray(ratio, dtype=float) - 1.0 + TARGET_FLOOR
+
+
+def target_shares(ratio) -> np.ndarray:
+    """Return the chance that each shape is drawn as the target: its weight over the sum of the weights."""
+    weights = target_weights(ratio)
+    return weights / weights.sum()
+
+
+def edit_weights(mix: Optional[Mapping[str, float]], knowledge: bool, new_rules: bool,
+                 can_borrow: bool) -> dict[str, float]:
+    """Return the weight of each edit kind the mock may pick (in OPERATORS order; `mix` None = FIXED_MIX).
+
+    Without new rules only a retune is left; without knowledge no guessed config (only retune and specialize);
+    borrowing needs an inspiration that is faster on the target (`can_borrow`).
+    """
+    mix = mix or FIXED_MIX
+    if not new_rules:
+        mix = {"retune": 1.0}
+    elif not knowledge:
+        mix = {"retune": mix["retune"], "specialize": mix["specialize"]}
+    return {op: mix[op] for op in OPERATORS if op in mix and (can_borrow or op != "borrow")}
+
+
+def peek_target(llm: "MockLLM", feedback: Feedback, rng: random.Random) -> int:
+    """Return the training shape `llm` would target next with `rng`, leaving `rng` where it was.
+
+    The target is the mock's first draw, so the proposal that follows draws exactly what it draws without the peek.
+    """
+    state = rng.getstate()
+    target = llm.target(feedback, rng)
+    rng.setstate(state)
+    return target
 
 
 def _round_below(m: int) -> int:
@@ -145,17 +193,12 @@ class MockLLM:
         if self.focus == "worst3":
             worst = np.argsort(ratio, kind="stable")[:3]
             return int(worst[rng.randrange(len(worst))])
-        weights = (1.0 / ratio - 1.0 + 0.05).cumsum()  # ndarray methods: np.cumsum's wrapper costs more than 44 adds
+        weights = target_weights(ratio).cumsum()
         return min(int(weights.searchsorted(rng.random() * weights[-1], side="right")), n - 1)
 
     def _operator(self, feedback: Feedback, rng: random.Random, can_borrow: bool) -> str:
-        mix = feedback.mix or FIXED_MIX
-        if not self.new_rules:
-            mix = {"retune": 1.0}
-        elif not self.knowledge:
-            mix = {"retune": mix["retune"], "specialize": mix["specialize"]}  # no guessed configs, one field at a time
-        names = [op for op in OPERATORS if op in mix and (can_borrow or op != "borrow")]
-        return rng.choices(names, weights=[mix[op] for op in names])[0]
+        weights = edit_weights(feedback.mix, self.knowledge, self.new_rules, can_borrow)
+        return rng.choices(list(weights), weights=list(weights.values()))[0]
 
     # ----- what config to write for a shape
     def _directed(self, shape: Shape, current: GemmConfig, best: GemmConfig,
@@ -192,7 +235,7 @@ class MockLLM:
         return _round_below(m) + 1, _round_above(m)
 
     # ----- the proposal step
-    def __call__(self, parent: Entry, inspirations: Sequence[Entry], feedback: Feedback,
+    def __call__(self, parent: ProgramWithTimes, inspirations: Sequence[ProgramWithTimes], feedback: Feedback,
                  rng: random.Random) -> Proposal:
         """Return a child of `parent.program` aimed at one training shape, with a one-line description."""
         t = self.target(feedback, rng)

@@ -10,13 +10,41 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping, Optional
 
 from toyhw import checks
+from toyhw.evolve.config import DEFAULT, EvolveConfig
 from toyhw.evolve.database import Database, Entry
-from toyhw.evolve.evaluator import Evaluator
+from toyhw.evolve.evaluator import EvalResult, Evaluator
 from toyhw.evolve.llm import FIXED_MIX, OPERATORS, Feedback, MockLLM, Proposal
 from toyhw.evolve.programs import Program, expert_program
-from toyhw.evolve.step_guard import checked, read_only_inputs
+from toyhw.evolve.step_guard import GuardedStep
 
 ProposalStep = Callable[..., Proposal]
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    """What the loop did at one proposal, handed to `evolve`'s observer after the step.
+
+    Attributes:
+        step: the proposal number (1 = the first); island: the island it was made for.
+        parent, inspirations: the database entries the proposal step read.
+        feedback: the feedback it read, frozen (the loop's own view keeps changing as the run goes on).
+        rng: a copy of the run's random state before the proposal step (`toyhw.evolve.llm.peek_target` reads
+            which shape the mock aimed at from it).
+        proposal: what the proposal step returned.
+        outcome: the evaluator's verdict on the child, with its stage-1 score and the bar it had to reach.
+    """
+
+    step: int
+    island: int
+    parent: Entry
+    inspirations: tuple[Entry, ...]
+    feedback: Feedback
+    rng: random.Random
+    proposal: Proposal
+    outcome: EvalResult
+
+
+Observer = Callable[[StepRecord], None]
 
 
 @dataclass(frozen=True)
@@ -45,7 +73,7 @@ class EvolveResult:
         n_added: programs added to the database (the initial program not counted).
         n_added_bad_branch: of those, how many have a branch that cannot launch.
         lineage: the best program's ancestors, from the initial program to it.
-        bench_runs: kernel runs the evaluator spent (including the initial program's).
+        kernel_runs: kernel runs the evaluator spent (including the initial program's).
         statuses: how many proposals ended "ok", "bad branch", "crash", "cascade" or "invalid" (the LLM's reply
             gave no program: counted like a crash, a step spent and nothing added; only a real model's replies can).
         mix: the final share of each edit kind (the meta prompt's emphasis).
@@ -57,12 +85,16 @@ class EvolveResult:
     n_added: int
     n_added_bad_branch: int
     lineage: tuple[LineageStep, ...]
-    bench_runs: int
+    kernel_runs: int
     statuses: Mapping[str, int]
     mix: Mapping[str, float] = field(default_factory=dict)
 
     def __getitem__(self, key: str):
-        return getattr(self, key)  # the seed's driver reads results like dicts: out["history"]
+        # the lecture script reads results like dicts, in its own words: out["history"], out["bench_runs"]
+        return getattr(self, _SCRIPT_KEYS.get(key, key))
+
+
+_SCRIPT_KEYS = {"bench_runs": "kernel_runs"}
 
 
 class OperatorMix:
@@ -120,48 +152,54 @@ def _lineage(best: Entry, entries: Mapping[int, Entry]) -> tuple[LineageStep, ..
     return tuple(reversed(chain))
 
 
+def _copy(rng: random.Random) -> random.Random:
+    copy = random.Random()
+    copy.setstate(rng.getstate())
+    return copy
+
+
 def check_budget(budget: int) -> None:
     """Raise ValueError naming `budget` unless it is an integer from 1 to MAX_BUDGET (proposed programs)."""
     checks.check_budget("budget", budget)
 
 
-def evolve(evaluator: Evaluator, budget: int, seed: int = 0, llm: Optional[ProposalStep] = None, n_islands: int = 4,
-           evolution: bool = True, cascade: Optional[bool] = None, adaptive_mix: bool = True,
-           initial: Optional[Program] = None, capacity: int = 100, migrate_every: int = 50) -> EvolveResult:
-    """Return the result of proposing `budget` programs, starting from `initial` (default: the expert).
+def evolve(evaluator: Evaluator, budget: int, *, seed: int = 0, llm: Optional[ProposalStep] = None,
+           config: EvolveConfig = DEFAULT, observer: Optional[Observer] = None) -> EvolveResult:
+    """Return the result of proposing `budget` programs, starting from `config.initial` (default: the expert).
 
-    `evolution=False` always starts from the initial program (AlphaEvolve's "no evolution"); `cascade` overrides the
-    evaluator's own setting when given; `adaptive_mix=False` keeps the edit kinds' shares fixed ("no meta prompt").
+    `llm` is the proposal step (default: the full method's MockLLM); `config` the run's settings (EvolveConfig);
+    `observer`, when given, is called after every proposal with its StepRecord (it only watches: the run is the same).
     """
     check_budget(budget)
     checks.check_seed("seed", seed)
-    for name, value in (("n_islands", n_islands), ("capacity", capacity), ("migrate_every", migrate_every)):
-        checks.check_int(name, value, 1)
-    if cascade is not None:
-        evaluator.cascade = cascade
-    llm = llm if llm is not None else MockLLM()
+    if not isinstance(config, EvolveConfig):
+        raise ValueError(f"config = {config!r} is not allowed; give an EvolveConfig (toyhw.evolve.config)")
+    evaluator.configure_cascade(config)
+    n_islands, evolution, migrate_every = config.n_islands, config.evolution, config.migrate_every
+    llm = GuardedStep(llm if llm is not None else MockLLM())  # read-only inputs, the return value checked
     rng = random.Random(seed)
-    program = initial if initial is not None else expert_program()
+    program = config.initial if config.initial is not None else expert_program()
     first = evaluator.evaluate_root(program)
     if first.score is None:
         raise ValueError(f"the initial program was rejected by the evaluator ({first.status})")
     root = Entry(0, program, first.score, first.times, None, "initial program", 0, evaluator.has_bad_branch(program))
-    db = Database(root, n_islands=n_islands, capacity=capacity, migrate_every=migrate_every)
+    db = Database(root, n_islands=n_islands, capacity=config.capacity, migrate_every=migrate_every)
     entries: dict[int, Entry] = {0: root}
-    mix = OperatorMix(adaptive_mix)
+    mix = OperatorMix(config.adaptive_mix)
     best = root
     history: list[float] = []
     statuses = {"ok": 0, "bad branch": 0, "crash": 0, "cascade": 0, "invalid": 0}
     n_added = n_bad = 0
     best_configs = _BestConfigs(evaluator)
-    shapes = evaluator.shapes
     for step in range(1, budget + 1):
         island = (step - 1) % n_islands
         parent, inspirations = db.sample(island, rng) if evolution else (root, ())
-        feedback = Feedback(shapes, evaluator.roofline / parent.times, evaluator.best_time / parent.times,
-                            best_configs, mix.weights())
-        proposal = checked(llm(*read_only_inputs(parent, inspirations, feedback), rng), step, llm)
+        feedback = evaluator.feedback(parent.times, mix.weights(), best_configs)
+        seen = (feedback.frozen(), _copy(rng)) if observer is not None else None  # before the step changes them
+        proposal = llm(parent, inspirations, feedback, rng)
         result = evaluator.evaluate(proposal.program)
+        if observer is not None:
+            observer(StepRecord(step, island, parent, tuple(inspirations), *seen, proposal, result))
         statuses[result.status] += 1
         improved = result.score is not None and result.score > parent.score
         mix.update(proposal.operator, improved)
@@ -179,5 +217,5 @@ def evolve(evaluator: Evaluator, budget: int, seed: int = 0, llm: Optional[Propo
             db.migrate()
         history.append(best.score)
     return EvolveResult(tuple(history), (best.program, best.score), db, n_added, n_bad, _lineage(best, entries),
-                        evaluator.bench_runs, statuses, dict(mix.weights()))
+                        evaluator.kernel_runs, statuses, dict(mix.weights()))
 

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from toyhw.evolve import ablations
+from toyhw.evolve.llm import target_shares
 
 
 def target_frame(feedback, top: int = 8) -> pd.DataFrame:
@@ -18,15 +19,11 @@ def target_frame(feedback, top: int = 8) -> pd.DataFrame:
     vs_best, vs_roofline = np.asarray(feedback.vs_best), np.asarray(feedback.vs_roofline)
     n = len(vs_best)
 
-    def weighted(ratio: np.ndarray) -> np.ndarray:
-        w = 1.0 / ratio - 1.0 + 0.05
-        return w / w.sum()
-
     worst3 = np.zeros(n)
     worst3[np.argsort(vs_best, kind="stable")[:3]] = 1 / 3
     frame = pd.DataFrame({"shape": [s.label() for s in feedback.shapes], "vs_best": vs_best,
-                          "vs_roofline": vs_roofline, "weighted vs_best": weighted(vs_best),
-                          "weighted vs_roofline": weighted(vs_roofline), "uniform": np.full(n, 1 / n),
+                          "vs_roofline": vs_roofline, "weighted vs_best": target_shares(vs_best),
+                          "weighted vs_roofline": target_shares(vs_roofline), "uniform": np.full(n, 1 / n),
                           "worst 3": worst3}).set_index("shape")
     return frame.sort_values("weighted vs_best", ascending=False, kind="stable").head(top).round(3)
 
@@ -42,15 +39,14 @@ def proposal_frame(llm, parent, inspirations, feedback, evaluator, n: int = 2000
     """
     import random
 
+    from toyhw.evolve.llm import peek_target
     from toyhw.evolve.programs import choose
     from toyhw.gemm.config import FIELDS
 
     rng = random.Random(seed)
     rows = []
     for _ in range(n):
-        state = rng.getstate()
-        target = llm.target(feedback, rng)  # the mock's first draw; put back so that the call draws the same
-        rng.setstate(state)
+        target = peek_target(llm, feedback, rng)
         proposal = llm(parent, inspirations, feedback, rng)
         shape = feedback.shapes[target]
         old, new = choose(parent.program, shape), choose(proposal.program, shape)

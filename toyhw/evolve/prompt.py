@@ -21,7 +21,8 @@ from typing import Optional, Sequence
 import numpy as np
 
 from toyhw.evolve import knowledge, variants as variants_lib
-from toyhw.evolve.llm import FIXED_MIX, OPERATORS, Entry, Feedback, MockLLM
+from toyhw.evolve.database import Entry
+from toyhw.evolve.llm import Feedback, MockLLM, edit_weights
 from toyhw.evolve.programs import Program, choose, render
 from toyhw.gemm import config as gemm_config
 from toyhw.gemm.gpu import GPU, get_gpu
@@ -80,7 +81,7 @@ class PromptSettings:
 
 def settings_for(variant: str, answer: str = "diff") -> PromptSettings:
     """Return the prompt settings of `variant` (a name of toyhw.evolve.variants; unknown -> KeyError)."""
-    return PromptSettings.from_mock(variants_lib.get(variant).evolve_kwargs.get("llm", MockLLM()), answer)
+    return PromptSettings.from_mock(variants_lib.get(variant).llm, answer)
 
 
 @dataclass(frozen=True)
@@ -237,14 +238,9 @@ def feedback_part(parent: Entry, feedback: Feedback, key: str, focus: str) -> st
 def edit_mix(settings: PromptSettings, mix: Optional[dict], can_borrow: bool) -> dict[str, float]:
     """Return the share of each edit kind the prompt asks for, as the mock picks them (MockLLM._operator): borrowing
     only when other programs are shown (`can_borrow`)."""
-    mix = dict(mix or FIXED_MIX)
-    if not settings.new_rules:
-        mix = {"retune": 1.0}
-    elif not settings.knowledge:
-        mix = {"retune": mix["retune"], "specialize": mix["specialize"]}
-    names = [op for op in OPERATORS if op in mix and (can_borrow or op != "borrow")]
-    total = sum(mix[op] for op in names)
-    return {op: mix[op] / total for op in names}
+    weights = edit_weights(mix, settings.knowledge, settings.new_rules, can_borrow)
+    total = sum(weights.values())
+    return {op: weight / total for op, weight in weights.items()}
 
 
 def instructions_part(settings: PromptSettings, mix: Optional[dict], can_borrow: bool) -> str:

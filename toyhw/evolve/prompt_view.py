@@ -1,22 +1,20 @@
 """The prompt at one step of a run, next to what the mock LLM did with it (notebook 05, `python -m toyhw prompt`).
 
-How: the run is replayed up to step k with a recording wrapper around the variant's MockLLM. The wrapper passes every
-call through unchanged (the same arguments, the same random stream), so the run is the run of `ablations.run_one`
-cut at k, and at its k-th call it keeps what the mock read - parent, inspirations, feedback - and what it proposed.
-The prompt is rendered from exactly those (toyhw.evolve.prompt), so it says what the mock knew at that step.
+How: the run of `ablations.run_one` is replayed up to step k with an observer that keeps the loop's record of step k:
+what the mock read (parent, inspirations, feedback) and what it proposed. The prompt is rendered from exactly those
+(toyhw.evolve.prompt), so it says what the mock knew at that step.
 """
 from __future__ import annotations
 
 import difflib
 import functools
-import random
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Optional
 
 from toyhw.evolve import ablations, variants as variants_lib
+from toyhw.evolve.config import DEFAULT, EvolveConfig
 from toyhw.evolve.evaluator import Evaluator, geomean_speedup
-from toyhw.evolve.llm import Entry, Feedback, MockLLM, Proposal
-from toyhw.evolve.loop import check_budget, evolve
+from toyhw.evolve.loop import ProposalStep, StepRecord, check_budget, evolve
 from toyhw.evolve.programs import render
 from toyhw.evolve.prompt import Prompt, render_prompt, settings_for
 from toyhw.evolve.replies import as_diff
@@ -57,24 +55,13 @@ class PromptView:
     child_score: float
 
 
-class _Recorder:
-    """A proposal step that calls `llm` unchanged and keeps the arguments and result of call number `step`."""
-
-    def __init__(self, llm: MockLLM, step: int) -> None:
-        self.llm, self.step, self.calls = llm, step, 0
-        self.seen: Optional[tuple[Entry, Sequence[Entry], Feedback, Proposal]] = None
-
-    def __call__(self, parent: Entry, inspirations: Sequence[Entry], feedback: Feedback,
-                 rng: random.Random) -> Proposal:
-        self.calls += 1
-        if self.calls != self.step:
-            return self.llm(parent, inspirations, feedback, rng)
-        # copied before the call: the loop's best-config view and mix change as the run goes on
-        frozen = Feedback(feedback.shapes, feedback.vs_roofline.copy(), feedback.vs_best.copy(),
-                          tuple(feedback.best_configs), dict(feedback.mix) if feedback.mix is not None else None)
-        proposal = self.llm(parent, inspirations, feedback, rng)
-        self.seen = (parent, tuple(inspirations), frozen, proposal)
-        return proposal
+def record_step(step: int, evaluator: Evaluator, seed: int = 0, llm: Optional[ProposalStep] = None,
+                config: EvolveConfig = DEFAULT) -> StepRecord:
+    """Return what the loop did at proposal `step` of a run (the run cut at `step`; the same arguments, the same run)."""
+    seen: list[StepRecord] = []
+    evolve(evaluator, step, seed=seed, llm=llm, config=config,
+           observer=lambda s: seen.append(s) if s.step == step else None)
+    return seen[0]
 
 
 @functools.lru_cache(maxsize=64)
@@ -90,9 +77,8 @@ def prompt_at(variant: str = "full", seed: int = 0, step: int = 100, answer: str
     spec = variants_lib.get(variant)
     settings = settings_for(variant, answer)
     ctx = ablations.context()
-    recorder = _Recorder(spec.evolve_kwargs.get("llm", MockLLM()), step)
-    evolve(Evaluator(ctx.train, ctx.table), step, seed=seed, **{**spec.evolve_kwargs, "llm": recorder})
-    parent, inspirations, feedback, proposal = recorder.seen
+    seen = record_step(step, Evaluator(ctx.train, ctx.table), seed=seed, llm=spec.llm, config=spec.config)
+    parent, inspirations, feedback, proposal = seen.parent, seen.inspirations, seen.feedback, seen.proposal
     prompt = render_prompt(parent, inspirations, feedback, settings, ctx.table.gpu)
     parent_source, child_source = render(parent.program), render(proposal.program)
     diff = "".join(difflib.unified_diff(parent_source.splitlines(True), child_source.splitlines(True), "parent",

@@ -40,7 +40,7 @@ class CostPoint:
 def _serial(jobs: Sequence[sweep.Job], x: int, label: str = "") -> CostPoint:
     start = time.perf_counter()
     results = [_run_uncached(j.variant, j.seed, j.budget) for j in jobs]
-    return CostPoint(x, time.perf_counter() - start, sum(r.bench_runs for r in results), len(jobs), label)
+    return CostPoint(x, time.perf_counter() - start, sum(r.kernel_runs for r in results), len(jobs), label)
 
 
 def budget_costs(budgets: Sequence[int], variant: str = "full", seed: int = 0) -> list[CostPoint]:
@@ -70,7 +70,7 @@ def worker_costs(workers: Sequence[int], variants: Sequence[str], seeds: Sequenc
         start = time.perf_counter()
         with concurrent.futures.ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("spawn")) as pool:
             results = sweep.run_grid(jobs, executor=pool)
-        points.append(CostPoint(n, time.perf_counter() - start, sum(r.bench_runs for r in results), len(jobs)))
+        points.append(CostPoint(n, time.perf_counter() - start, sum(r.kernel_runs for r in results), len(jobs)))
     return points
 
 

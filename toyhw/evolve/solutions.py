@@ -133,7 +133,7 @@ def cascade_misses(seed: int = 0, budget: int = 1000) -> dict[str, float]:
     full = [geomean_speedup(s.program, ctx.train, ctx.table) for s in cut]
     best_before = [run.result.history[s.step - 2] if s.step > 1 else 1.0 for s in cut]  # the expert scores 1.0
     return {"cut": len(cut), "runs saved": sum(len(ctx.train) - s.runs for s in cut),
-            "runs spent": run.result.bench_runs,
+            "runs spent": run.result.kernel_runs,
             "would beat their parent": sum(f > s.parent_score for f, s in zip(full, cut)),
             "would beat the best so far": sum(f > b for f, b in zip(full, best_before)),
             "best of them": max(full)}

@@ -15,7 +15,7 @@ import pandas as pd
 from toyhw.evolve import ablations, branch_check, sweep, targeting
 from toyhw.evolve import variants as variants_lib
 from toyhw.evolve.evaluator import Evaluator
-from toyhw.evolve.llm import MockLLM
+from toyhw.evolve.llm import peek_target
 from toyhw.evolve.loop import EvolveResult, evolve
 from toyhw.evolve.programs import Program, Rule, branch_line, expert_program, firing_rule
 from toyhw.gemm import cost as gemm_cost, report as gemm_report, shapes as shapes_lib
@@ -30,22 +30,19 @@ def proposal_targets(variant: str = "full", seed: int = 0,
                      budget: int = 300) -> tuple[EvolveResult, list[tuple[int, Shape, float]]]:
     """Return one run of `variant` and, for every proposal, (its number, its target shape, the parent's vs_best there).
 
-    The variant's mock LLM is wrapped: before each proposal the wrapper asks the LLM which shape it would target, on a
-    copy of the random state, so the run draws exactly the numbers it draws without the wrapper (same result).
+    An observer reads each step's target with the mock's own `target`, on the copy of the random state the loop hands
+    it, so the run draws exactly the numbers it draws without the observer (same result).
     """
-    kwargs = dict(variants_lib.get(variant).evolve_kwargs)
-    llm = kwargs.pop("llm", MockLLM())
+    spec = variants_lib.get(variant)
     targets = []
 
-    def recording(parent, inspirations, feedback, rng):
-        state = rng.getstate()
-        index = llm.target(feedback, rng)
-        rng.setstate(state)
-        targets.append((len(targets) + 1, feedback.shapes[index], float(feedback.vs_best[index])))
-        return llm(parent, inspirations, feedback, rng)
+    def note(step):
+        index = peek_target(spec.llm, step.feedback, step.rng)
+        targets.append((step.step, step.feedback.shapes[index], float(step.feedback.vs_best[index])))
 
     ctx = ablations.context()
-    result = evolve(Evaluator(ctx.train, ctx.table), budget, seed=seed, llm=recording, **kwargs)
+    result = evolve(Evaluator(ctx.train, ctx.table), budget, seed=seed, llm=spec.llm, config=spec.config,
+                    observer=note)
     return result, targets
 
 
@@ -108,7 +105,7 @@ def decode_reach_by_gpu(gpus: Sequence[str] = ("H100", "B200"), seed: int = 0, b
             config, best = table.oracle(shape)
             cost = gemm_cost.gemm_time(config, shape, table.gpu)
             row[f"{gpu} vs_roofline"] = round(table.roofline(shape) / best, 2)
-            row[f"{gpu} fixed share"] = round((cost.launch_us + cost.fill_us + cost.reduction_us) / best, 2)
+            row[f"{gpu} fixed share"] = round(cost.fixed_us / best, 2)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -198,8 +195,8 @@ def cascade_savings(budget: int = ablations.BUDGET, seeds: Sequence[int] = ablat
     """Return per seed the kernel runs of the full method and of no_cascade at `budget`, and the share saved."""
     rows = []
     for seed in seeds:
-        full = ablations.run_one("full", seed, budget).bench_runs
-        every = ablations.run_one("no_cascade", seed, budget).bench_runs
+        full = ablations.run_one("full", seed, budget).kernel_runs
+        every = ablations.run_one("no_cascade", seed, budget).kernel_runs
         rows.append({"seed": seed, "full": full, "no_cascade": every, "saved": 1 - full / every})
     return pd.DataFrame(rows).set_index("seed")
 
@@ -214,7 +211,7 @@ def serial_and_parallel_agree(names: Sequence[str] = ("full", "small_llm"), seed
     serial = [ablations.run_fresh(j.variant, j.seed, j.budget) for j in jobs]
     with concurrent.futures.ProcessPoolExecutor(workers) as pool:
         parallel = sweep.run_grid(jobs, executor=pool)
-    same = all(a.history == b.history and a.best == b.best and a.bench_runs == b.bench_runs
+    same = all(a.history == b.history and a.best == b.best and a.kernel_runs == b.kernel_runs
                for a, b in zip(serial, parallel))
-    return {"runs": len(jobs), "kernel runs, serial": sum(r.bench_runs for r in serial),
-            "kernel runs, parallel": sum(r.bench_runs for r in parallel), "identical": same}
+    return {"runs": len(jobs), "kernel runs, serial": sum(r.kernel_runs for r in serial),
+            "kernel runs, parallel": sum(r.kernel_runs for r in parallel), "identical": same}

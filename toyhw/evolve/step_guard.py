@@ -73,3 +73,17 @@ def checked(proposal: object, step: int, step_fn: object) -> Proposal:
         raise ValueError(f"{where} returned the edit kind {_cut(proposal.operator)}; it must be one of "
                          f"{', '.join(OPERATORS)} (or None)")
     return proposal
+
+
+class GuardedStep:
+    """A proposal step as the loop calls it: read-only inputs in, a checked Proposal out. Wrapping the step once,
+    before the loop, keeps the loop's own line the plain call students read (`llm(parent, inspirations, ...)`)."""
+
+    def __init__(self, step_fn: object) -> None:
+        self.step_fn = step_fn
+        self.calls = 0
+
+    def __call__(self, parent: Entry, inspirations: Sequence[Entry], feedback: Feedback, rng: object) -> Proposal:
+        self.calls += 1  # one call per step of the loop: the step's number in an error
+        return checked(self.step_fn(*read_only_inputs(parent, inspirations, feedback), rng), self.calls,
+                       self.step_fn)

@@ -1,5 +1,8 @@
 """Sweeps: run a grid of (variant, seed, budget) evolution jobs through any `concurrent.futures.Executor`.
 
+Why its own Ctrl-C handling: ProcessPoolExecutor, interrupted, waits for its running jobs and lets every worker print
+a KeyboardInterrupt traceback; here the workers ignore Ctrl-C and the pool is stopped at once (`_stop`).
+
 Why an Executor: the same grid runs serially in this process, on local processes (the default), or on a cluster —
 Dask's `Client.get_executor()` and Ray's executors implement the same interface. Each job is a pure function of
 (variant, seed, budget), so the results are identical however they are scheduled; they come back in job order.
@@ -9,12 +12,11 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import dataclasses
-import os
 import signal
 import threading
 from typing import Callable, Iterable, Iterator, Optional, Sequence
 
-from toyhw import checks
+from toyhw import checks, cpus
 from toyhw.evolve import ablations
 from toyhw.evolve import variants as variants_lib
 from toyhw.evolve.ablations import AblationStudy, RunSummary
@@ -60,8 +62,9 @@ def run_job(job: Job) -> RunSummary:
 
 
 def default_workers() -> int:
-    """Return the number of local processes to use: the CPUs this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    """Return the number of local processes to use: the CPUs this process may use (its affinity and its cgroup's CPU
+    quota, so a hub user granted 1 CPU runs serially), or TOYHW_WORKERS where set (toyhw.cpus)."""
+    return cpus.available(most=checks.MAX_WORKERS)
 
 
 def run_grid(jobs: Sequence[Job], executor: Optional[concurrent.futures.Executor] = None,
@@ -69,7 +72,7 @@ def run_grid(jobs: Sequence[Job], executor: Optional[concurrent.futures.Executor
     """Return the results of `jobs`, in job order.
 
     With `executor` given, jobs are submitted to it (it is not shut down here). Otherwise `workers` local processes
-    run them (default: one per CPU); `workers=1` runs them serially in this process, where results are cached.
+    run them (default: one per CPU this process may use, `default_workers`); `workers=1` runs them serially in this process, where results are cached.
     """
     if isinstance(jobs, (str, bytes)) or not isinstance(jobs, Sequence):
         raise ValueError(f"jobs = {jobs!r} is not allowed; give a list of sweep.Job (see sweep.grid)")
@@ -152,21 +155,17 @@ def _stop(pool: concurrent.futures.ProcessPoolExecutor) -> None:
         process.terminate()
 
 
-def study(variants: Sequence[str] = variants_lib.SEED_VARIANTS, seeds: Sequence[int] = ablations.SEEDS,
+def ablation_study(variants: Sequence[str] = variants_lib.LECTURE_VARIANTS, seeds: Sequence[int] = ablations.SEEDS,
           budget: int = ablations.BUDGET, executor: Optional[concurrent.futures.Executor] = None,
           workers: Optional[int] = 1, progress: Optional[Progress] = None) -> AblationStudy:
     """Return the ablation study of `variants` x `seeds` at `budget`, its runs spread as `run_grid` spreads them.
 
     Identical to `ablations.ablation_study` (which runs serially and caches in this process) whatever the executor.
     """
-    variants = variants_lib.check_variants("variants", variants)
-    seeds = checks.check_seeds("seeds", seeds)
-    checks.check_budget("budget", budget)
-    jobs = grid(variants, seeds, [budget])
-    results = iter(run_grid(jobs, executor, workers, progress))
-    ctx = ablations.context()
-    runs = {name: tuple(next(results) for _ in seeds) for name in variants}
-    return AblationStudy(budget, tuple(seeds), runs, ctx.oracle_train, ctx.oracle_test)
+    def runner(jobs: list[tuple[str, int, int]]) -> list[RunSummary]:
+        return run_grid([Job(*job) for job in jobs], executor, workers, progress)
+
+    return ablations.ablation_study(variants, seeds, budget, runner)
 
 
 def terminal_progress(label: str = "runs") -> "TqdmProgress":

@@ -18,12 +18,12 @@ from toyhw.evolve.branch_check import BranchRow
 from toyhw.evolve.loop import LineageStep
 
 
-def seed_frame(study: AblationStudy) -> pd.DataFrame:
+def lecture_frame(study: AblationStudy) -> pd.DataFrame:
     """Return the seed's table: medians at 50/100/300/1000 programs, min-max at the end, test, runs, rules.
 
     Each median is followed by the share of the oracle's headroom it captures, (score - 1) / (oracle - 1).
     """
-    frame = pd.DataFrame(ablations.seed_table(study)).set_index("variant")
+    frame = pd.DataFrame(ablations.lecture_table(study)).set_index("variant")
     marks = [c for c in frame.columns if c.endswith("programs")]
     out = frame[marks].map(lambda v: f"{v:.3f} ({ablations.headroom_share(v, study.oracle_train):.0%})")
     out["end min-max"] = [f"{a:.3f}-{b:.3f}" for a, b in zip(frame["end min"], frame["end max"])]
@@ -105,7 +105,7 @@ def ablation_observations(study: AblationStudy) -> list[str]:
                 text += " A median above full's spread means the search did better without that part at this budget."
             notes.append(text + " Parts within the spread are hard to tell apart from seed noise at this size.")
         if "no_cascade" in med:
-            runs = {n: float(np.median([r.bench_runs for r in study.runs[n]])) for n in ("full", "no_cascade")}
+            runs = {n: float(np.median([r.kernel_runs for r in study.runs[n]])) for n in ("full", "no_cascade")}
             notes.append(f"Runs with the cascade spent {1 - runs['full'] / runs['no_cascade']:.0%} fewer kernel runs than "
                          f"runs without it (medians {runs['full']:,.0f} against {runs['no_cascade']:,.0f}; different "
                          "runs, since the cascade changes which programs enter the database).")

@@ -9,6 +9,7 @@ import numpy as np
 from toyhw.checks import check_seed
 from toyhw.evolve.ablations import context
 from toyhw.evolve.evaluator import Evaluator
+from toyhw.evolve.llm import target_weights
 from toyhw.evolve.loop import check_budget, evolve
 
 
@@ -18,7 +19,7 @@ class Targeting:
     """Demo 2: which shapes the two feedback keys point at, after `budget` programs of the full method.
 
     Attributes:
-        rows: per-shape feedback on the best program (toyhw.evolve.evaluator.ShapeRow).
+        rows: per-shape feedback on the best program (toyhw.evolve.evaluator.ShapeFeedback).
         n_stuck: shapes with no known improvement (vs_best > STUCK).
         share_on_stuck: key -> the share of the target-shape weights that lands on stuck shapes.
         top_roofline, top_best: the 5 shapes each key ranks as most worth improving.
@@ -51,7 +52,7 @@ def known_improvement(vs_best: float) -> bool:
 
 
 def _share(rows, key: str) -> float:
-    w = np.array([1.0 / getattr(r, key) - 1.0 + 0.05 for r in rows])
+    w = target_weights([getattr(r, key) for r in rows])
     stuck = np.array([not known_improvement(r.vs_best) for r in rows])
     return float(w[stuck].sum() / w.sum())
 

@@ -1,16 +1,17 @@
 """The ablation variants: named settings of the loop, each switching off or changing one component.
 
-The seed's nine, plus honest analogues of the two AlphaEvolve ablations it lacks: "no full-file evolution" (AlphaEvolve
+The lecture script's nine, plus honest analogues of the two AlphaEvolve ablations it lacks: "no full-file evolution" (AlphaEvolve
 evolved only the loss function; here only the configs of the expert's own rules evolve, no rule can be added or
 split) and "no meta prompt evolution" (here: the mix of edit kinds stays fixed instead of adapting to what paid off).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Sequence
 
-from toyhw.evolve.llm import MockLLM
 from toyhw.checks import check_list
+from toyhw.evolve.config import DEFAULT, EvolveConfig
+from toyhw.evolve.llm import MockLLM
 from toyhw.strategies import Registry
 
 
@@ -21,38 +22,50 @@ class Variant:
     Attributes:
         name: registry key.
         summary: one line for tables and dropdowns.
-        evolve_kwargs: keyword arguments of toyhw.evolve.loop.evolve (llm, n_islands, evolution, cascade, adaptive_mix).
-        seed_variant: True for the seed's nine (the default set of `python -m toyhw ablations`).
+        llm: the variant's proposal step; config: its loop settings (both passed to toyhw.evolve.loop.evolve).
+        lecture_variant: True for the lecture script's nine (the default set of `python -m toyhw ablations`).
     """
 
     name: str
     summary: str
-    evolve_kwargs: Mapping[str, Any] = field(default_factory=dict)
-    seed_variant: bool = True
+    llm: MockLLM = field(default_factory=MockLLM)
+    config: EvolveConfig = DEFAULT
+    lecture_variant: bool = True
 
 
 VARIANTS: Registry[Variant] = Registry("variant")
+FULL = Variant("full", "everything: knowledge, best-seen feedback, borrowing, 4 islands, cascade, branch check")
 
 
-def _add(name: str, summary: str, seed_variant: bool = True, **kwargs: Any) -> None:
-    VARIANTS.add(name, Variant(name, summary, kwargs, seed_variant))
+def _add(variant: Variant) -> None:
+    VARIANTS.add(variant.name, variant)
 
 
-_add("full", "everything: knowledge, best-seen feedback, borrowing, 4 islands, cascade, branch check")
-_add("fb_roofline", "target shapes weighted by distance to the roofline (a bound: no config to adopt)",
-     llm=MockLLM(feedback="roofline"))
-_add("fb_worst3", "target only the 3 shapes with the lowest vs_best", llm=MockLLM(focus="worst3"))
-_add("no_feedback", "target shapes uniformly; no per-shape results in the prompt", llm=MockLLM(feedback=None))
-_add("small_llm", "no kernel knowledge: single-field edits only", llm=MockLLM(knowledge=False))
-_add("no_evolution", "every proposal starts from the initial program", evolution=False)
-_add("no_borrow", "never borrows rules from inspirations", llm=MockLLM(use_inspirations=False))
-_add("one_island", "one island of the same total size", n_islands=1)
-_add("no_cascade", "every program evaluated on all training shapes", cascade=False)
-_add("no_full_file", "only the expert's rule configs evolve (no new rules)", False, llm=MockLLM(new_rules=False))
-_add("no_meta_prompt", "fixed mix of edit kinds (no adaptation)", False, adaptive_mix=False)
+def _llm(name: str, summary: str, **changes) -> Variant:
+    return replace(FULL, name=name, summary=summary, llm=replace(FULL.llm, **changes))
 
-SEED_VARIANTS: tuple[str, ...] = tuple(n for n in VARIANTS.available() if VARIANTS.get(n).seed_variant)
-"""The seed's nine, in its order."""
+
+def _config(name: str, summary: str, **changes) -> Variant:
+    return replace(FULL, name=name, summary=summary, config=replace(FULL.config, **changes))
+
+
+_add(FULL)
+_add(_llm("fb_roofline", "target shapes weighted by distance to the roofline (a bound: no config to adopt)",
+          feedback="roofline"))
+_add(_llm("fb_worst3", "target only the 3 shapes with the lowest vs_best", focus="worst3"))
+_add(_llm("no_feedback", "target shapes uniformly; no per-shape results in the prompt", feedback=None))
+_add(_llm("small_llm", "no kernel knowledge: single-field edits only", knowledge=False))
+_add(_config("no_evolution", "every proposal starts from the initial program", evolution=False))
+_add(_llm("no_borrow", "never borrows rules from inspirations", use_inspirations=False))
+_add(_config("one_island", "one island of the same total size", n_islands=1))
+_add(_config("no_cascade", "every program evaluated on all training shapes", cascade=False))
+_add(replace(_llm("no_full_file", "only the expert's rule configs evolve (no new rules)", new_rules=False),
+             lecture_variant=False))
+_add(replace(_config("no_meta_prompt", "fixed mix of edit kinds (no adaptation)", adaptive_mix=False),
+             lecture_variant=False))
+
+LECTURE_VARIANTS: tuple[str, ...] = tuple(n for n in VARIANTS.available() if VARIANTS.get(n).lecture_variant)
+"""The lecture script's nine, in its order."""
 
 
 def get(name: str) -> Variant:
@@ -61,7 +74,7 @@ def get(name: str) -> Variant:
 
 
 def available() -> list[str]:
-    """Return every variant name (the seed's nine first)."""
+    """Return every variant name (the lecture script's nine first)."""
     return VARIANTS.available()
 
 

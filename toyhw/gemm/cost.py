@@ -106,6 +106,11 @@ class GemmCost:
     efficiency: float = 0.0
     schedule: str = "waves"
 
+    @property
+    def fixed_us(self) -> float:
+        """The time that does not shrink with the work: launch, fill and drain, and the split-K reduction (us)."""
+        return self.launch_us + self.fill_us + self.reduction_us
+
 
 def config_arrays(configs: tuple[GemmConfig, ...] | list[GemmConfig], gpu: GPU) -> Arrays:
     """Return the shape-independent columns of `configs` on `gpu`: fields, launchability, occupancy, tile efficiency."""

@@ -50,7 +50,7 @@ def distance_reasons(cost: gemm_cost.GemmCost, sms: int) -> str:
     as reasons only in that case, and as "hidden" otherwise.
     """
     reasons = []
-    fixed = cost.launch_us + cost.fill_us + cost.reduction_us
+    fixed = cost.fixed_us
     if fixed >= FIXED_COST_SHARE * cost.time_us:
         reasons.append(f"launch+fill{'+reduce' if cost.reduction_us else ''} {fixed / cost.time_us:.0%} of time")
     dram_bound = cost.bound == "dram"
@@ -104,7 +104,7 @@ def geomean(values: list[float]) -> float:
                          ) from None
 
 
-def oracle_speedup(table: TimeTable, shape_list: list[Shape]) -> float:
+def oracle_speedup(shape_list: list[Shape], table: TimeTable) -> float:
     """Return the geometric-mean speedup of the oracle over the expert on `shape_list`."""
     return geomean([table.time(expert.expert_config(s), s) / table.oracle(s)[1] for s in shape_list])
 
@@ -169,8 +169,8 @@ def headline(table: TimeTable, shape_list: list[Shape], train: list[Shape], test
     decode = {s.name: table.roofline(s) / table.oracle(s)[1] for s in shape_list if s.M == min(x.M for x in shape_list)}
     far, near = min(decode, key=decode.get), max(decode, key=decode.get)
     return [
-        f"oracle speedup over the expert: {oracle_speedup(table, shape_list):.3f}x on all {len(shape_list)} shapes "
-        f"(train {oracle_speedup(table, train):.3f}x, test {oracle_speedup(table, test):.3f}x)",
+        f"oracle speedup over the expert: {oracle_speedup(shape_list, table):.3f}x on all {len(shape_list)} shapes "
+        f"(train {oracle_speedup(train, table):.3f}x, test {oracle_speedup(test, table):.3f}x)",
         f"concentrated: {len(big)} of {len(shape_list)} shapes gain more than 5%; the top 5 ("
         + ", ".join(f"{label} {g:.2f}x" for g, label in big[:5]) + f") carry {top5 / log_total:.0%} of the log-gain",
         "oracle time as a share of the roofline (geometric mean): "

@@ -12,7 +12,7 @@ import functools
 from toyhw.kernels import knobs, optimize
 from toyhw.kernels.knobs import KernelConfig, Task
 from toyhw.kernels.proposers import PROPOSERS
-from toyhw.kernels.study import CAUSE_LABELS, SEED_N_TASKS, SEED_TASK_SEED, best_possible_speedups, tasks
+from toyhw.kernels.study import CAUSE_LABELS, LECTURE_N_TASKS, LECTURE_TASK_SEED, best_possible_speedups, tasks
 
 
 def without_choice(config: KernelConfig, cause: str) -> KernelConfig:
@@ -62,7 +62,7 @@ def one_knob_repair_chance(task: Task, config: KernelConfig) -> float:
 
 
 @functools.lru_cache(maxsize=256)
-def failed_round_share(mode: str, rounds: int, task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> float:
+def failed_round_share(mode: str, rounds: int, task_seed: int = LECTURE_TASK_SEED, n_tasks: int = LECTURE_N_TASKS) -> float:
     """Return the share of all rounds (over every task) whose kernel failed, for a built-in mode on the table's streams."""
     optimize.check_rounds(rounds)
     PROPOSERS.get(mode)
@@ -88,8 +88,8 @@ class Miss:
     best_possible: float
 
 
-def misses(mode: str, rounds: int, p: float, task_seed: int = SEED_TASK_SEED,
-           n_tasks: int = SEED_N_TASKS) -> tuple[Miss, ...]:
+def misses(mode: str, rounds: int, p: float, task_seed: int = LECTURE_TASK_SEED,
+           n_tasks: int = LECTURE_N_TASKS) -> tuple[Miss, ...]:
     """Return the tasks that some config speeds up by more than `p` but `mode` does not after `rounds` rounds."""
     optimize.check_rounds(rounds)
     ceiling = best_possible_speedups(task_seed, n_tasks)

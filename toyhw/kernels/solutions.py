@@ -36,7 +36,7 @@ def calm_config(rng: random.Random) -> KernelConfig:
     return KernelConfig(tile, fuse, vec, shared, unroll)
 
 
-def calm_one_shot(task_seed: int = study.SEED_TASK_SEED, n_tasks: int = study.SEED_N_TASKS) -> study.OneShotReport:
+def calm_one_shot(task_seed: int = study.LECTURE_TASK_SEED, n_tasks: int = study.LECTURE_N_TASKS) -> study.OneShotReport:
     """Return the one-shot report of `calm_config` on the same tasks and random streams as `study.one_shot`."""
     kernels = []
     for i, task in enumerate(study.tasks(task_seed, n_tasks)):
@@ -97,7 +97,7 @@ def adviser(q: float) -> Proposer:
 
 
 def advice_sweep(qs: Sequence[float] = (0.0, 0.25, 0.5, 0.75, 1.0), rounds: int = 50, p: float = 1.5,
-                 task_seed: int = study.SEED_TASK_SEED, n_tasks: int = study.SEED_N_TASKS) -> dict[float, float]:
+                 task_seed: int = study.LECTURE_TASK_SEED, n_tasks: int = study.LECTURE_N_TASKS) -> dict[float, float]:
     """Return fast_p after `rounds` rounds of `adviser(q)` for each q (on the lecture's tasks and streams)."""
     tasks = list(study.tasks(task_seed, n_tasks))
     return {q: metrics.fast_p(optimize.speedups_after(tasks, rounds, adviser(q)), p) for q in qs}
@@ -117,8 +117,8 @@ def misreading_explain(feedback: RunFeedback, config: KernelConfig, rng: random.
     return proposers.explain(feedback, config, rng)
 
 
-def ceiling_by_trait(p: float = 1.5, task_seed: int = study.SEED_TASK_SEED,
-                     n_tasks: int = study.SEED_N_TASKS) -> pd.DataFrame:
+def ceiling_by_trait(p: float = 1.5, task_seed: int = study.LECTURE_TASK_SEED,
+                     n_tasks: int = study.LECTURE_N_TASKS) -> pd.DataFrame:
     """Return, per (fusable, widest legal vector width), how many tasks any config speeds up by more than p.
 
     Also the smallest memory-bound share among the tasks that clear p and the largest among those that do not:

@@ -31,10 +31,10 @@ if TYPE_CHECKING:
 Table = dict[str, dict[int, dict[float, float]]]
 """`table[mode][rounds][p]` = fast_p: lecture 10's feedback table."""
 
-SEED_TASK_SEED = 230
-SEED_N_TASKS = 200
-SEED_ROUNDS: tuple[int, ...] = (5, 10, 20, 50)
-SEED_PS: tuple[float, ...] = (1.0, 1.5)
+LECTURE_TASK_SEED = 230
+LECTURE_N_TASKS = 200
+LECTURE_ROUNDS: tuple[int, ...] = (5, 10, 20, 50)
+LECTURE_PS: tuple[float, ...] = (1.0, 1.5)
 ONE_SHOT_PS: tuple[float, ...] = (0.0, 1.0, 1.5)
 CURVE_ROUNDS: tuple[int, ...] = (1, 2, 3, 5, 7, 10, 15, 20, 30, 40, 50, 70, 100)
 """Round counts at which curves are drawn: dense where they move fast, sparse later (each point is its own run)."""
@@ -111,7 +111,7 @@ def check_benchmark(task_seed: int, n_tasks: int) -> None:
     check_tasks("n_tasks", n_tasks)
 
 
-def tasks(task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> tuple[Task, ...]:
+def tasks(task_seed: int = LECTURE_TASK_SEED, n_tasks: int = LECTURE_N_TASKS) -> tuple[Task, ...]:
     """Return the benchmark's tasks (cached; tasks are immutable)."""
     check_benchmark(task_seed, n_tasks)
     return _tasks(task_seed, n_tasks)
@@ -122,7 +122,7 @@ def _tasks(task_seed: int, n_tasks: int) -> tuple[Task, ...]:
     return tuple(knobs.make_tasks(task_seed, n_tasks))
 
 
-def one_shot(task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> OneShotReport:
+def one_shot(task_seed: int = LECTURE_TASK_SEED, n_tasks: int = LECTURE_N_TASKS) -> OneShotReport:
     """Return every task's one-shot kernel, task i written from Random(task_seed + 1 + i)."""
     check_benchmark(task_seed, n_tasks)
     return _one_shot(task_seed, n_tasks)
@@ -171,11 +171,11 @@ def check_ps(ps: Sequence[float], name: str = "ps") -> tuple[float, ...]:
 
 
 def feedback_table(
-    task_seed: int = SEED_TASK_SEED,
-    n_tasks: int = SEED_N_TASKS,
+    task_seed: int = LECTURE_TASK_SEED,
+    n_tasks: int = LECTURE_N_TASKS,
     modes: Competitors = tuple(PROPOSERS.available()),
-    rounds: Sequence[int] = SEED_ROUNDS,
-    ps: Sequence[float] = SEED_PS,
+    rounds: Sequence[int] = LECTURE_ROUNDS,
+    ps: Sequence[float] = LECTURE_PS,
 ) -> Table:
     """Return fast_p per mode, round count and p: lecture 10's table (`table[mode][rounds][p]`).
 
@@ -199,8 +199,8 @@ def fastp_curves(
     modes: Competitors,
     p: float = 1.0,
     max_rounds: int = 100,
-    task_seed: int = SEED_TASK_SEED,
-    n_tasks: int = SEED_N_TASKS,
+    task_seed: int = LECTURE_TASK_SEED,
+    n_tasks: int = LECTURE_N_TASKS,
 ) -> dict[str, tuple[list[int], list[float]]]:
     """Return, per mode, the round counts of CURVE_ROUNDS up to `max_rounds` (and `max_rounds` itself) and fast_p there.
 
@@ -241,7 +241,7 @@ def check_table(table: Table, ps: Sequence[float] = ()) -> list[int]:
     return rounds
 
 
-def task_kernel(index: int, task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> OneShotKernel:
+def task_kernel(index: int, task_seed: int = LECTURE_TASK_SEED, n_tasks: int = LECTURE_N_TASKS) -> OneShotKernel:
     """Return task `index`'s one-shot kernel, or raise ValueError naming the allowed range."""
     check_benchmark(task_seed, n_tasks)
     if not is_int(index) or not 0 <= index < n_tasks:
@@ -249,7 +249,7 @@ def task_kernel(index: int, task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED
     return _one_shot(task_seed, n_tasks).kernels[index]
 
 
-def best_possible_speedups(task_seed: int = SEED_TASK_SEED, n_tasks: int = SEED_N_TASKS) -> "np.ndarray":
+def best_possible_speedups(task_seed: int = LECTURE_TASK_SEED, n_tasks: int = LECTURE_N_TASKS) -> "np.ndarray":
     """Return each task's best speedup over all 144 configs (read-only): the ceiling no proposer can pass."""
     import numpy as np
 

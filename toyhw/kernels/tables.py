@@ -78,7 +78,7 @@ def one_shot_observations(report: OneShotReport) -> list[str]:
     return notes
 
 
-def feedback_frame(table: Table, ps: Sequence[float] = study.SEED_PS) -> pd.DataFrame:
+def feedback_frame(table: Table, ps: Sequence[float] = study.LECTURE_PS) -> pd.DataFrame:
     """Return lecture 10's table: one row per mode, one column per round count, cells "fast_p1 / fast_p2"."""
     ps = study.check_ps(ps)
     rounds = study.check_table(table, ps)
@@ -96,8 +96,8 @@ def kernelbench_one_shot_frame() -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis(t("kernelbench.one_shot_axis")).astype("Int64")
 
 
-def kernelbench_frame(rounds: int = 10, task_seed: int = study.SEED_TASK_SEED,
-                      n_tasks: int = study.SEED_N_TASKS) -> pd.DataFrame:
+def kernelbench_frame(rounds: int = 10, task_seed: int = study.LECTURE_TASK_SEED,
+                      n_tasks: int = study.LECTURE_N_TASKS) -> pd.DataFrame:
     """Return KernelBench's Table 1 (Level 2, fast_1 %, 10 calls) next to the toy's fast_1 for the matching mode."""
     rows = []
     for paper in data.kernelbench_rows():
@@ -139,7 +139,7 @@ def race_verdict(table: Table, challenger: str, rounds: int, p: float) -> str:
     return t("race.verdict", rounds=rounds, challenger=challenger, p=f"{p:g}", mine=mine, verdict=verdict)
 
 
-def observations(table: dict[str, dict[int, dict[float, float]]], ps: Sequence[float] = study.SEED_PS) -> list[str]:
+def observations(table: dict[str, dict[int, dict[float, float]]], ps: Sequence[float] = study.LECTURE_PS) -> list[str]:
     """Return lecture 10's observations, each stated only if the table bears it out."""
     ps = study.check_ps(ps)
     rounds = sorted(study.check_table(table, ps))

@@ -10,7 +10,6 @@ import html
 from typing import Optional, Sequence
 
 import ipywidgets as widgets
-import numpy as np
 from matplotlib.figure import Figure
 
 from toyhw.i18n import t
@@ -24,6 +23,7 @@ from toyhw.plots import evolution as evolution_plots
 from toyhw.evolve.programs import render
 from toyhw.evolve.simplify import simplify
 from toyhw.evolve.source import static_check
+from toyhw.evolve.llm import target_shares
 from toyhw.evolve.targeting import STUCK
 
 
@@ -37,7 +37,7 @@ def full_study(progress: Optional[sweep.Progress] = None, workers: Optional[int]
     run), with `progress` called after each; later calls, and every redraw of the panels, only read the kept study.
     """
     if not _FULL_STUDY:
-        _FULL_STUDY.append(sweep.study(variants.available(), ablations.SEEDS, ablations.BUDGET, workers=workers,
+        _FULL_STUDY.append(sweep.ablation_study(variants.available(), ablations.SEEDS, ablations.BUDGET, workers=workers,
                                        progress=progress))
     return _FULL_STUDY[0]
 
@@ -70,7 +70,7 @@ def ablation_figure(chosen: Sequence[str], budget: int, n_seeds: int) -> Figure:
     return static_figure(AblationView(live=False), lambda view: view.show(chosen, budget, n_seeds))
 
 
-def ablation_panel(chosen: Sequence[str] = variants.SEED_VARIANTS, budget: int = ablations.BUDGET,
+def ablation_panel(chosen: Sequence[str] = variants.LECTURE_VARIANTS, budget: int = ablations.BUDGET,
                    n_seeds: int = len(ablations.SEEDS)) -> widgets.Widget:
     """Return a variant multi-select, a budget slider and a seeds slider above the score-vs-programs plot."""
     names = variants.available()
@@ -115,11 +115,11 @@ class TargetingView:
         labels = [r.shape.label() for r in order]
         stuck = [r.vs_best > STUCK for r in order]
         ratios = [[r.vs_roofline for r in order], [r.vs_best for r in order]]
-        weights = [np.array([1.0 / getattr(r, key) - 1.0 + 0.05 for r in order]) for key in ("vs_roofline", "vs_best")]
+        shares = [target_shares([getattr(r, key) for r in order]) for key in ("vs_roofline", "vs_best")]
         self.left.plot((seed, budget), lambda ax: evolution_plots.feedback_bars(t.rows, ax=ax),
                        lambda ax: update_bars(ax, ratios, labels, stuck))
         self.right.plot((seed, budget), lambda ax: evolution_plots.target_weights(t.rows, ax=ax),
-                        lambda ax: update_bars(ax, [w / w.sum() for w in weights], labels, stuck))
+                        lambda ax: update_bars(ax, shares, labels, stuck))
         self.figure.suptitle(f"Seed {seed}, after {budget} programs")
 
 

@@ -53,7 +53,7 @@ def one_shot_figure(task_seed: int, n_tasks: int, p: float) -> Figure:
     return static_figure(OneShotView(live=False), lambda view: view.show(task_seed, n_tasks, p))
 
 
-def one_shot_panel(task_seed: int = study.SEED_TASK_SEED, n_tasks: int = study.SEED_N_TASKS,
+def one_shot_panel(task_seed: int = study.LECTURE_TASK_SEED, n_tasks: int = study.LECTURE_N_TASKS,
                    p: float = 1.0) -> widgets.Widget:
     """Return sliders for task seed, number of tasks and p above the one-shot figure."""
     seed = widgets.BoundedIntText(value=task_seed, min=0, max=10**9, description=t("panel.task_seed"))
@@ -88,8 +88,8 @@ def describe_kernel(kernel: study.OneShotKernel) -> str:
     return f"<b>{html.escape(t('card.task', index=kernel.index))}</b><table>{body}</table>"
 
 
-def task_explorer_panel(task_seed: int = study.SEED_TASK_SEED,
-                        n_tasks: int = study.SEED_N_TASKS) -> widgets.Widget:
+def task_explorer_panel(task_seed: int = study.LECTURE_TASK_SEED,
+                        n_tasks: int = study.LECTURE_N_TASKS) -> widgets.Widget:
     """Return a task slider above a card showing that task's hidden traits, one-shot config and run feedback."""
     index = widgets.IntSlider(value=0, min=0, max=n_tasks - 1, description=t("panel.task"),
                               continuous_update=False)
@@ -119,7 +119,7 @@ class FeedbackView:
             curves, p, ax=ax, ceiling=ceiling))
 
 
-def feedback_figure(modes: Competitors, max_rounds: int, p: float, task_seed: int = study.SEED_TASK_SEED, n_tasks: int = study.SEED_N_TASKS) -> Figure:
+def feedback_figure(modes: Competitors, max_rounds: int, p: float, task_seed: int = study.LECTURE_TASK_SEED, n_tasks: int = study.LECTURE_N_TASKS) -> Figure:
     """Return fast_p against rounds for the chosen modes."""
     if not modes:
         raise ValueError(t("panel.no_modes"))
@@ -168,8 +168,8 @@ class PanelRace:
 
 def feedback_panel(modes: Sequence[str] = tuple(PROPOSERS.available()), max_rounds: int = 50, p: float = 1.0,
                    extra: Optional[Mapping[str, ProposerLike]] = None,
-                   task_seed: int = study.SEED_TASK_SEED,
-                   n_tasks: int = study.SEED_N_TASKS) -> widgets.Widget:
+                   task_seed: int = study.LECTURE_TASK_SEED,
+                   n_tasks: int = study.LECTURE_N_TASKS) -> widgets.Widget:
     """Return the feedback-loop race: pick modes (and your own proposers in `extra`, {name: proposer}), rounds and p.
 
     A name in `extra` that is a built-in mode's is shown as "name (yours)" (toyhw.kernels.race): the built-in stays.

@@ -1,10 +1,10 @@
 """A panel's figure kept between moves: built once, only the Axes whose inputs changed re-plotted, drawn in one pass.
 
-Why each piece (issue 16; the measurements are in benchmarks/RESULTS.md):
+Why each piece (the measurements are in benchmarks/RESULTS.md):
 
 - A panel's figure is a plain `Figure` on its own Agg canvas, never registered with pyplot. In a kernel, a pyplot
   figure made in a widget callback is queued by the inline backend until the next cell runs (closed or not), so every
-  move used to leave a whole figure behind for the garbage collector to walk on every later collection.
+  move would leave a whole figure behind for the garbage collector to walk on every later collection.
 - The canvas stays from move to move, and with it its renderer, which is what matplotlib's cache of text
   measurements is keyed on: tick labels, titles and legends that repeat are measured once, not on every move.
 - `canvas.draw()` runs the layout engine once, inside the one draw that rasterizes. `savefig` of a figure with a
@@ -33,7 +33,7 @@ from matplotlib.figure import Figure
 DPI = 120
 """Pixels per inch of a panel's PNG unless its view says otherwise. Each view picks its inches and DPI so that the PNG
 is 900 to 1100 pixels wide (the notebook column: the browser does not scale it) with text as large as the view's
-longest title allows (fewer inches at a higher DPI than the former 80 make every text larger on a projector)."""
+longest title allows (fewer inches at a higher DPI make every text larger on a projector)."""
 
 PNG_COMPRESS_LEVEL = 1
 """zlib's fastest level: on these flat-coloured plots it takes about a third less time than PIL's default (6) for a

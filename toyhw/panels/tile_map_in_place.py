@@ -1,8 +1,7 @@
 """Notebook 03's tile map updated in place when the GPU, layer, M or a field other than the tile moved.
 
-Why: such a move used to clear the map and draw it anew: the image, 25 cell texts, the unlaunchable cells' shades, a
-colorbar (which takes its room from the Axes and had to be removed and made again), the ticks and a legend; about a
-third of the move in process. Only the image's values, the texts, the shades and the title change: the same cells
+Why: drawing the map anew redraws the image, 25 cell texts, the unlaunchable cells' shades, a colorbar (which takes
+its room from the Axes and has to be removed and made again), the ticks and a legend. Only the image's values, the texts, the shades and the title change: the same cells
 from `toyhw.plots.gemm.tile_cells` as the plot function draws, set on the artists it made (tests/test_panels_live.py
 compares the pixels with a new figure).
 """

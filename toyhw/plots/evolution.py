@@ -7,9 +7,10 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 
-from toyhw.evolve.ablations import AblationStudy
+from toyhw.evolve.ablations import AblationStudy, headroom_share
 from toyhw.evolve.branch_check import BranchRow
-from toyhw.evolve.evaluator import ShapeRow
+from toyhw.evolve.evaluator import ShapeFeedback
+from toyhw.evolve.llm import target_shares
 from toyhw.evolve.prompt import PART_NAMES
 from toyhw.evolve.targeting import STUCK
 from toyhw.plots import style
@@ -41,7 +42,7 @@ def score_vs_programs(study: AblationStudy, variants: Sequence[str], budget: Opt
     ax.set_xlim(1, budget)
     ax.set_ylim(0.99, oracle + 0.01)
     style.integer_ticks(ax, "x")
-    share = ax.secondary_yaxis("right", functions=(lambda s: (s - 1) / (oracle - 1) * 100,
+    share = ax.secondary_yaxis("right", functions=(lambda s: headroom_share(s, oracle) * 100,
                                                    lambda p: 1 + p / 100 * (oracle - 1)))
     share.set_ylabel("share of the oracle's headroom (%)")
     shown = study.seeds[:n_seeds]
@@ -52,7 +53,7 @@ def score_vs_programs(study: AblationStudy, variants: Sequence[str], budget: Opt
     return ax
 
 
-def _shape_rows(ax: Axes, rows: Sequence[ShapeRow]) -> tuple[list[ShapeRow], np.ndarray]:
+def _shape_rows(ax: Axes, rows: Sequence[ShapeFeedback]) -> tuple[list[ShapeFeedback], np.ndarray]:
     """Put the shapes on the y axis, lowest vs_roofline at the top, and shade the stuck ones; return them in order.
 
     Why horizontal: 44 shape names read left to right at full size; as rotated x labels they had to be 6 pt.
@@ -77,12 +78,12 @@ def _stuck_patch(text: str) -> Patch:
     return Patch(facecolor=style.STUCK_SHADE, edgecolor=style.NEUTRALS["pale"], label=text)
 
 
-def _shapes_figsize(rows: Sequence[ShapeRow]) -> tuple[float, float]:
+def _shapes_figsize(rows: Sequence[ShapeFeedback]) -> tuple[float, float]:
     return 9.0, 2.2 + 0.2 * len(rows)
 
 
 @style.plot()
-def feedback_bars(rows: Sequence[ShapeRow], ax: Optional[Axes] = None) -> Axes:
+def feedback_bars(rows: Sequence[ShapeFeedback], ax: Optional[Axes] = None) -> Axes:
     """Return vs_roofline and vs_best per training shape (sorted by vs_roofline, top down); stuck shapes shaded."""
     ax = new_axes(ax, figsize=_shapes_figsize(rows))
     order, y = _shape_rows(ax, rows)
@@ -99,7 +100,7 @@ def feedback_bars(rows: Sequence[ShapeRow], ax: Optional[Axes] = None) -> Axes:
 
 
 @style.plot()
-def target_weights(rows: Sequence[ShapeRow], ax: Optional[Axes] = None) -> Axes:
+def target_weights(rows: Sequence[ShapeFeedback], ax: Optional[Axes] = None) -> Axes:
     """Return the share of the target draw each key gives each shape on one program's feedback (`rows`).
 
     The weights are 1/ratio - 1 + 0.05, normalized: what one draw from this program's feedback would use. They are not
@@ -108,8 +109,7 @@ def target_weights(rows: Sequence[ShapeRow], ax: Optional[Axes] = None) -> Axes:
     ax = new_axes(ax, figsize=_shapes_figsize(rows))
     order, y = _shape_rows(ax, rows)
     for offset, key in ((-0.2, "vs_roofline"), (0.2, "vs_best")):
-        w = np.array([1.0 / getattr(r, key) - 1.0 + 0.05 for r in order])
-        ax.barh(y + offset, w / w.sum(), 0.36, color=style.FEEDBACK_COLORS[key], label=f"weighted by {key}")
+        ax.barh(y + offset, target_shares([getattr(r, key) for r in order]), 0.36, color=style.FEEDBACK_COLORS[key], label=f"weighted by {key}")
     handles = ax.get_legend_handles_labels()[0] + [_stuck_patch(f"stuck: vs_best > {STUCK}")]
     finish(ax, "Target-draw weights on one program:\nshare of the draw per shape (grey: stuck)",
            "share of the target draw (this program's weights)",
