@@ -105,7 +105,7 @@ BUILDERS: dict[str, Callable[[], object]] = {
 """Plot function name -> a call that draws it from real inputs and returns its Axes."""
 
 MORE: dict[str, Callable[[], object]] = {
-    "cost_plot, variants": lambda: scaling_plots.cost_plot(_cost_points("variants"), "variants (in the seed's order)",
+    "cost_plot, variants": lambda: scaling_plots.cost_plot(_cost_points("variants"), "variants (in the lecture script's order)",
                                                            "k variants x 1 seed x 20 programs"),
     "score_vs_programs, notebook 06": lambda: evolution_plots.score_vs_programs(small_study(), NB06_SHOWN),
     "score_vs_programs, reversed": lambda: evolution_plots.score_vs_programs(small_study(), NB04_SHOWN[::-1]),

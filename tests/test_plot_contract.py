@@ -137,6 +137,24 @@ def test_the_variant_axis_of_the_cost_plot_names_the_variants():
     assert labels == ["full", "+ fb_roofline", "+ fb_worst3", "+ no_feedback"]
 
 
+def test_the_target_weights_plot_is_labelled_for_the_weights_it_draws():
+    """The bars are one program's target-draw weights, normalized per key; the labels must say so, not "proposals"
+    (where a run's proposals went is another count: notebook 06's Exercise 1)."""
+    import numpy as np
+
+    from toyhw.evolve import targeting
+
+    fig = figure("target_weights")
+    ax = fig.axes[0]
+    labels = " ".join([ax.get_title(), ax.get_xlabel()]).lower()
+    assert "target draw" in labels and "proposal" not in labels, labels
+    rows = targeting.targeting(0, 300).rows
+    for container, key in zip(ax.containers, ("vs_roofline", "vs_best")):
+        w = np.array(sorted(1.0 / getattr(r, key) - 1.0 + 0.05 for r in rows))
+        drawn = np.array(sorted(bar.get_width() for bar in container))
+        assert np.allclose(drawn, w / w.sum())
+
+
 def teardown_module():
     for fig in _FIGURES.values():
         plt.close(fig)

@@ -20,7 +20,9 @@ at least one row. A problem raises DataError (a ValueError) naming the file, the
     hbm_tb_per_s             DRAM (HBM/GDDR) bandwidth, TB/s (10^12 bytes/s)
     bf16_dense_tflop_per_s   dense BF16 tensor-core peak, TFLOP/s (10^12 FLOP/s)
     l2_mb                    L2 cache, MB (10^6 bytes)
-    warpgroup_mma            1 if the tensor cores want 64-row warpgroup tiles (Hopper wgmma, Blackwell), else 0
+    mma_min_rows             BLOCK_M below which the tensor cores run at the fallback rate (Hopper wgmma, Blackwell
+                             tcgen05.mma: 64; 1 = no such rule)
+    mma_min_warps            warps per block below which they do (Hopper's 4-warp warpgroup; 1 = no such rule)
     tc_sustained_share       sustained share of the dense peak on a long GEMM with the best tile (0-1, calibrated)
     hbm_achievable_share     share of the bandwidth a streaming kernel reaches (0-1, calibrated)
     load_latency_us          loaded global-memory latency, microseconds (calibrated)
@@ -72,7 +74,8 @@ GPU_COLUMNS: tuple[Column, ...] = (
     _number("hbm_tb_per_s", 0.1, 100, "TB/s; real GPUs have 0.3 to 8"),
     _number("bf16_dense_tflop_per_s", 1, 100_000, "TFLOP/s; real GPUs have 100 to 2,500"),
     _number("l2_mb", 0.1, 10_000, "MB; real GPUs have 6 to 130"),
-    _count("warpgroup_mma", 0, 1, "1 for 64-row warpgroup tensor-core tiles, else 0"),
+    _count("mma_min_rows", 1, 256, "rows; 64 for wgmma and tcgen05.mma, 1 for no rule"),
+    _count("mma_min_warps", 1, 32, "warps; 4 for Hopper's warpgroup, 1 for no rule"),
     _number("tc_sustained_share", 0.05, 1, "a share of the peak"),
     _number("hbm_achievable_share", 0.05, 1, "a share of the bandwidth"),
     _number("load_latency_us", 0.01, 100, "microseconds; real loaded latencies are 0.3 to 1"),

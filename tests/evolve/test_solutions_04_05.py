@@ -39,6 +39,22 @@ def test_worst3_focuses_on_fewer_shapes_where_a_faster_config_is_known_and_wins_
     for column in ("faster config known", "adopted it", "child beat its parent"):
         assert worst[column].min() > full[column].max(), column
     assert worst["faster config known"].min() > 0.99
+    assert worst["known improvement"].min() > full["known improvement"].max()
+
+
+def test_known_improvement_has_one_meaning_in_notebooks_04_and_06():
+    """Notebook 04's Exercise 3 (the trace's `known_improvement`) and notebook 06's stuck targets (Exercise 1) count
+    with the same definition and threshold, so the two shares add up to one on the same run."""
+    import math
+
+    from toyhw.evolve import proposal_trace, solutions_06_08, targeting
+
+    assert targeting.known_improvement(targeting.STUCK) and not targeting.known_improvement(targeting.STUCK + 1e-9)
+    steps = proposal_trace.trace("fb_worst3", 0, 300).steps
+    known = sum(s.known_improvement for s in steps) / len(steps)
+    stuck = solutions_06_08.stuck_target_shares(("fb_worst3",), (0,), 300).iloc[0, 0]
+    assert math.isclose(known + stuck, 1.0)
+    assert all(s.known_improvement == (s.target_vs_best <= targeting.STUCK) for s in steps)
 
 
 def test_new_shape_scores_rank_the_variants_a_third_way(study):

@@ -30,7 +30,9 @@ def test_four_rules_beat_the_expert_on_train_and_test_but_not_everywhere():
 def test_hopper_pads_to_64_rows_where_ampere_follows_m():
     assert solutions.oracle_block_m("H100") == {16: 16, 24: 64, 48: 64, 64: 64}
     assert solutions.oracle_block_m("A100") == {16: 16, 24: 32, 48: 64, 64: 64}
-    assert get_gpu("H100").warpgroup_mma and not get_gpu("A100").warpgroup_mma
+    assert (get_gpu("H100").mma_min_rows, get_gpu("H100").mma_min_warps) == (64, 4)
+    assert (get_gpu("A100").mma_min_rows, get_gpu("A100").mma_min_warps) == (1, 1)
+    assert (get_gpu("B200").mma_min_rows, get_gpu("B200").mma_min_warps) == (64, 1)  # tcgen05.mma: no warpgroup
     assert solutions.small_tile_penalty("H100", M=16) == 1.0
     assert 1.0 < solutions.small_tile_penalty("H100", M=24) < 1.01  # DRAM-bound: the penalty is mostly hidden
     h100, a100 = solutions.small_tile_penalty("H100", M=48), solutions.small_tile_penalty("A100", M=48)
@@ -68,3 +70,40 @@ def test_ignoring_the_timing_method_makes_the_model_worse_where_overhead_dominat
 def test_every_solution_config_is_in_the_space():
     space = set(gemm_config.config_space())
     assert all(solutions.four_rules(s.M, s.N, s.K) in space for s in SHAPES)
+
+
+def _four_rules_as_program():
+    """Return Exercise 1's solution written in lecture 14's rule language, one rule per (range of M, narrow layer)."""
+    from toyhw.evolve.programs import Program, Rule
+
+    rules = []
+    for m_max, M in ((16, 16), (128, 128), (512, 512)):
+        rules.append(Rule(solutions.four_rules(M, 2048, 4096), m_max=m_max, n_max=2048))
+        rules.append(Rule(solutions.four_rules(M, 4096, 4096), m_max=m_max))
+    return Program(tuple(rules), solutions.four_rules(8192, 4096, 4096))
+
+
+def test_four_rules_keeps_to_exercise_1s_constraint():
+    """Exercise 1 asks for at most four ranges of M, one config each, plus a narrow-layer test that only switches
+    split-K on; in the rule language that is at most seven rules (the default counted)."""
+    from toyhw.evolve.programs import choose_mnk
+
+    ns = sorted({n for n, _ in shapes.ALL_LAYERS.values()} | {2048, 2049})
+    ks = sorted({k for _, k in shapes.ALL_LAYERS.values()})
+    ms = range(1, 8193)
+    # the config changes with M at no more than three cut points, on either side of the narrow test: four ranges
+    cuts = {M for N in (2048, 2049) for M in ms[1:]
+            if solutions.four_rules(M, N, 4096) != solutions.four_rules(M - 1, N, 4096)}
+    assert len(cuts) <= 3
+    # within a range nothing else matters but whether the layer is narrow, and that changes nothing but split_k
+    for M in sorted(cuts | {c - 1 for c in cuts} | {1, 8192}):
+        for K in ks:
+            narrow = {solutions.four_rules(M, N, K) for N in ns if N <= 2048}
+            wide = {solutions.four_rules(M, N, K) for N in ns if N > 2048}
+            assert len(narrow) == 1 and len(wide) == 1
+            a, b = narrow.pop(), wide.pop()
+            assert gemm_config.GemmConfig(a.block_m, a.block_n, a.block_k, a.num_warps, a.num_stages, b.split_k) == b
+    # written as a program it agrees everywhere and has seven rules, as the exercise says
+    program = _four_rules_as_program()
+    assert program.n_rules() == 7
+    assert all(choose_mnk(program, M, N, K) == solutions.four_rules(M, N, K) for M in ms[::61] for N in ns for K in ks)

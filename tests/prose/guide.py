@@ -22,7 +22,7 @@ import notebook_text as nt
 from toyhw import data, metrics
 from toyhw.evolve import (ablations, branch_check, proposal_trace, solutions as evolve_solutions, solutions_06_08 as s68, tables, targeting, variants)
 from toyhw.gemm import cost as gemm_cost, report as gemm_report, shapes as gemm_shapes, validate
-from toyhw.kernels import failures, knobs, solutions as kernel_solutions, study
+from toyhw.kernels import failures, knobs, solutions as kernel_solutions, study, tables as tables_k
 from prose.phrasing import holds as _holds, f2 as _f2, f3 as _f3, pct as _pct, value_range as _range, ordinal as _ordinal
 from prose.study_figures import study_figures
 from prose import guide_hub  # section 6, a class on one server: its figures are benchmarks/hub.json's
@@ -156,7 +156,7 @@ LECTURE_14 = (
     ("05", "start", "Section 2", "Setup and Section 1: picking a target shape"),
     ("05", "Section 4", "Section 5", "Section 4: the cascade"),
     ("05", "Section 5", "end", "Section 5: the prompt a real system would send, the summary"),
-    ("06", "start", "Section 5", "Setup and Sections 1-4: two ratios, two top fives, where proposals land, why"),
+    ("06", "start", "Section 5", "Setup and Sections 1-4: two ratios, two top fives, where the target draw points, why"),
     ("06", "Section 5", "end", "the interactive demo and the summary"),
     ("07", "start", "Section 4", "Setup and Sections 1-3: a bad branch by hand, the table, one from the search"),
 )
@@ -212,6 +212,11 @@ def phrases() -> dict[str, str]:
     P["oneshot"] = (f"{shares['compile_error']:.1%} do not build, {shares['wrong']:.1%} give wrong results, "
                     f"{shares['ok']:.1%} are correct")
     P["oneshot_fast"] = f"fast_0 = {_f3(fast[0.0])}, fast_1 = {_f3(fast[1.0])}, fast_1.5 = {_f3(fast[1.5])}"
+    risky = tables_k.risky_choice_frame(report)
+    P["vote"] = _holds(
+        risky["correct without it"].idxmax() == risky["reported first"].idxmax(),
+        f"the longest bar is the answer but rescues fewer kernels than it counts: "
+        f"{risky['correct without it'].max()} of its {risky['reported first'].max()}")
     P["oneshot_fail"] = f"{1 - shares['ok']:.1%} of the one-shot kernels fail"
     P["table_cells"] = (f"from {cell['scalar'][5][1.0]} / {cell['scalar'][5][1.5]} (`scalar`, 5 rounds) to "
                         f"{cell['suggest'][50][1.0]} / {cell['suggest'][50][1.5]} (`suggest`, 50 rounds)")
@@ -231,6 +236,12 @@ def phrases() -> dict[str, str]:
         f"`explain` has the highest fast_1.5 at 10, 20 and 50 rounds ({cell['explain'][10][1.5]}, "
         f"{cell['explain'][20][1.5]}, {cell['explain'][50][1.5]}), not at 5 ({cell['explain'][5][1.5]} against "
         f"{cell['resample'][5][1.5]} for `resample`)")
+    others50 = max(table["scalar"][50][1.0], table["resample"][50][1.0])
+    P["explain_clearly"] = _holds(
+        table["explain"][50][1.0] > others50 and table["scalar"][50][1.0] == table["resample"][50][1.0]
+        and round((table["explain"][50][1.0] - others50) * N) <= 0.02 * N,  # "clearly" fails: 2% of the tasks or fewer
+        f"\"clearly\" does not at 50 rounds, where `explain`'s fast_1 of {_f3(table['explain'][50][1.0])} leads the "
+        f"others' {_f3(others50)} by {round((table['explain'][50][1.0] - others50) * N)} tasks of {N}")
     P["suggest_early"] = _holds(
         table["suggest"][10][1.0] == max(table[m][10][1.0] for m in MODES),
         f"`suggest` has the highest fast_1 after 10 rounds ({cell['suggest'][10][1.0]})")
@@ -261,6 +272,18 @@ def phrases() -> dict[str, str]:
                           f"{kb['suggest']['llama_3_1_70b']}% with the profiler added, and DeepSeek-V3 does better "
                           "with "
                           f"repeated sampling ({kb['resample']['deepseek_v3']}%) than with any refinement")
+    P["kb_v3"] = _holds(kb["suggest"]["deepseek_v3"] > kb["explain"]["deepseek_v3"]
+                        and kb["suggest"]["llama_3_1_70b"] < kb["explain"]["llama_3_1_70b"],
+                        f"DeepSeek-V3 from {kb['explain']['deepseek_v3']}% to {kb['suggest']['deepseek_v3']}%")
+    P["kb_profiler"] = _holds(
+        all(kb["suggest"][m] > kb["explain"][m] for m in ("deepseek_r1", "deepseek_v3"))
+        and kb["suggest"]["llama_3_1_70b"] < kb["explain"]["llama_3_1_70b"]
+        and kb["resample"]["deepseek_v3"] > kb["suggest"]["deepseek_v3"],
+        f"adding the profiler to execution feedback helps DeepSeek-R1 ({kb['explain']['deepseek_r1']}% to "
+        f"{kb['suggest']['deepseek_r1']}%) and, by {kb['suggest']['deepseek_v3'] - kb['explain']['deepseek_v3']} "
+        f"point, DeepSeek-V3 ({kb['explain']['deepseek_v3']}% to {kb['suggest']['deepseek_v3']}%); only Llama-3.1-70B "
+        f"drops ({kb['explain']['llama_3_1_70b']}% to {kb['suggest']['llama_3_1_70b']}%), and DeepSeek-V3 does better "
+        "still with repeated sampling")
     P["kb_strong"] = (f"DeepSeek-R1 gains from {kb['explain']['deepseek_r1']}% to {kb['suggest']['deepseek_r1']}% "
                       "with the profiler added")
     P["drops"] = f"at 50 rounds every mode loses {_f2(min(drops.values()))} to {_f2(max(drops.values()))}"
@@ -360,6 +383,9 @@ def phrases() -> dict[str, str]:
                           f"the two top-5 lists share {', '.join(map(str, ov[300][:-1]))} and {ov[300][-1]} shapes on "
                           f"seeds 0-4 after 300 programs ({sum(ov[300])} of {5 * len(ablations.SEEDS)} places), and "
                           f"{', '.join(map(str, ov[1000][:-1]))} and {ov[1000][-1]} after 1000")
+    P["overlap_script"] = _holds(
+        2 * ov[300][0] > 5 and 2 * sum(ov[300]) < 5 * len(ablations.SEEDS),
+        f"the script's own setting (seed 0, 300 programs) the lists share {ov[300][0]} of 5 shapes")
     P["overlap_max"] = _holds(max(ov[300]) == 3 and min(ov[1000]) == 0,
                               f"never more than {max(ov[300])} of five after 300 programs, none at all on seed 2 after "
                               "1000")
@@ -436,7 +462,12 @@ def phrases() -> dict[str, str]:
                                f"{len(ctx.train)}")
     P["focus_known"] = _holds(fw["faster config known"].min() > ff["faster config known"].max(),
                               f"{spanf(fw, 'faster config known')} of `fb_worst3`'s proposals aim at a shape with a "
-                              f"known faster config, against {spanf(ff, 'faster config known')} of `full`'s")
+                              f"faster config to adopt, against {spanf(ff, 'faster config known')} of `full`'s")
+    P["focus_improvement"] = _holds(
+        fw["known improvement"].min() > ff["known improvement"].max(),
+        f"counted as known improvements (the best time seen more than {1 - targeting.STUCK:.0%} faster, `vs_best <= "
+        f"{targeting.STUCK}`, the pack's one meaning), {spanf(fw, 'known improvement')} against "
+        f"{spanf(ff, 'known improvement')}")
     P["focus_beat"] = _holds(fw["child beat its parent"].min() > ff["child beat its parent"].max(),
                              f"{spanf(fw, 'child beat its parent')} of its children beat their parent, against "
                              f"{spanf(ff, 'child beat its parent')}")
@@ -475,9 +506,9 @@ def phrases() -> dict[str, str]:
     # "nearly always" / "almost never": at least 99% of fb_worst3's proposals, on every seed, aim at a shape with a
     # known faster config (the guide said "never"; 0.2%-0.6% of them do not)
     P["c_worst3"] = _holds(fw["faster config known"].min() > 0.99,
-                           "its three targets nearly always have a known improvement")
+                           "its three targets nearly always have a faster config to adopt")
     P["c_worst3_never"] = _holds(fw["faster config known"].min() > 0.99,
-                                 "but it almost never aims at a shape nobody knows how to improve")
+                                 "but it almost never aims at a shape where no faster config has been seen")
     P["c_noise"] = _holds(2 * len(overlapping) > len(pairs), "so most held-out differences are noise")
     # "much less": the held-out share of the headroom under three quarters of the training share
     P["c_keep"] = _holds(2 * sum(ablations.headroom_share(test[n], ctx.oracle_test) < 0.75 * share[n] for n in runs)

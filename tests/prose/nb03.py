@@ -55,7 +55,8 @@ NOT_RESULTS = [
     "The notes under the table are the pack's own reading of the same ranks",
     "Pick the config the model ranks worst among vLLM's.",
     "Change only split_k: which value is fastest",
-    "Write a heuristic `choose(M, N, K)` of at most four rules",
+    "Write a heuristic `choose(M, N, K)`, returning a `GemmConfig`",
+    "Keep it small: at most four ranges of M with one config each",  # the constraint: tests/gemm/test_solutions.py
     "Finding rules that lose nowhere is what lecture 14's search automates.",
     "The missing effect is wgmma",
     "A model that ignored the timing method would have had to hide",
@@ -81,7 +82,6 @@ QUOTED = [
 
 PARAMETERS = [
     "split over 8 GPUs by tensor parallelism",           # Llama-3-70B at tensor-parallel 8: the lecture's layers
-    "(up to 16 tokens: one new token per sequence",       # report.regime: decode is M <= 16
     "(4 blocks per step)",                                # the wave plot's M = 512 over BLOCK_M = 128
     "Take 70B/8 qkv at M = 16",                           # the shape Section 4 picks
     "Would split-K help it at M = 16?",
@@ -101,6 +101,7 @@ PARAMETERS = [
     "issue #35467 (G060)",
     "Triton issue #743",
     "Blackwell's 2-CTA MMA",                              # a name: the B200's two-SM tensor-core instruction
+    "*PTX ISA* 8.7",                                      # the document's release
 ]
 
 
@@ -116,6 +117,14 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
     q: list[str] = []
 
     # ----- Section 1
+    (_, _, decode_hi), (_, mid_lo, mid_hi), _ = shapes.REGIMES
+    prefill_m = [m for m in shapes.LECTURE_M if shapes.regime(m) == "prefill"]
+    q.append(_holds(min(gemm_config.FIELDS["block_m"]) == decode_hi
+                    and all(shapes.regime(m) == "decode" for m in shapes.LECTURE_M if m <= decode_hi),
+                    f"decode up to M = {decode_hi}, where one block of the smallest tile "
+                    f"({min(gemm_config.FIELDS['block_m'])} rows) holds every row; mid from {mid_lo} to {mid_hi}, "
+                    f"large decode batches and short prompts alike; prefill above {mid_hi}, the lecture's prompt "
+                    f"lengths ({' and '.join(map(str, prefill_m))})"))
     weights = {name: 2 * n * k / 1e6 for name, (n, k) in shapes.LAYERS.items()}
     light, heavy = min(weights, key=weights.get), max(weights, key=weights.get)
     space = gemm_config.config_space()
@@ -311,7 +320,8 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
         f"{h100.tc_sustained_share:.1%} in the model's H100, which makes its best square GEMM reach "
         f"{validate.best_efficiency(h100):.1%} of the peak, where the best published shape search reached "
         f"{g003['measured_tflops'] * 1e12 / h100.bf16_flops:.1%}",
-        _holds(h100.warpgroup_mma, "full speed needs 64-row tiles computed by warpgroups of 4 warps"),
+        _holds((h100.mma_min_rows, h100.mma_min_warps) == (64, 4),
+               "full speed needs 64-row tiles computed by warpgroups of 4 warps"),
         _holds(ranked[0][1] == (256, 128) and ranked[1][1] == (128, 256) and ranked[2][1] == (128, 128),
                f"In this slice 256x128 is the best cell ({ranked[0][0]:.1f} us) and 128x256 is "
                f"{ranked[1][0] / ranked[0][0] - 1:.1%} behind; the next tile, 128x128, is "
@@ -670,8 +680,13 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
     q += [
         "`pct_achievable_mem_bw` of 0.92 and a kernel launch overhead of 2 us",  # quoted from the file at its commit
         f"the hidden size {vllm.HIDDEN} of Jamba-1.5-Large",
-        "| decode | generating one token per sequence: M up to 16, memory-bound |",
+        f"the pack's \"decode\" regime is M up to {decode_hi}, memory-bound |",
+        f"the pack's \"prefill\" regime is M above {mid_hi} |",
         f"one of the GPU's cores ({h100.sms} on H100)",
+        _holds(all((get_gpu(g).mma_min_rows, get_gpu(g).mma_min_warps) == (1, 1) for g in ("A100", "L40S"))
+               and get_gpu("H200").mma_min_warps == h100.mma_min_warps and get_gpu("B200").mma_min_warps == 1,
+               f"the small-tile MMA rule: {h100.mma_min_rows} rows and {h100.mma_min_warps} warps on Hopper, "
+               f"{get_gpu('B200').mma_min_rows} rows on Blackwell, none on A100 and L40S"),
         "| warp | 32 threads that issue instructions together |",
         "full tensor-core speed only with 64-row tiles and 4-warp groups",
     ]

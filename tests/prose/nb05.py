@@ -133,8 +133,8 @@ def phrases() -> dict[str, str]:
     # Section 4
     every, ratio = evaluator_lib.CASCADE_EVERY, evaluator_lib.CASCADE_RATIO
     stage1 = ctx.train[::every]
-    regimes = {r: sum(knowledge.regime(s.M) == r for s in stage1) for r in ("decode", "mid", "prefill")}
-    regimes_all = {r: sum(knowledge.regime(s.M) == r for s in ctx.train) for r in ("decode", "mid", "prefill")}
+    regimes = {r: sum(knowledge.size_class(s.M) == r for s in stage1) for r in ("decode", "mid", "prefill")}
+    regimes_all = {r: sum(knowledge.size_class(s.M) == r for s in ctx.train) for r in ("decode", "mid", "prefill")}
     cut = [s for s in trace.steps if s.status == "cascade"]
     first_cut = cut[0]
     first_pass = next(s for s in trace.steps if s.status == "ok" and s.step > first_cut.step)

@@ -40,6 +40,8 @@ NOT_RESULTS = [
     "The static check still wins: it needs no run at all",
     "Other properties a static reading could verify the same way",
     "Reducing block sizes or `num_stages` may help.",
+    "A decode step replays a CUDA graph captured for a fixed batch size",  # vLLM's rule, quoted with its source
+    "* vLLM's CUDA-graph capture sizes:",
 ]
 # Comparative sentences whose comparison is what a quoted number is computed as (tests/test_comparison_claims.py).
 QUOTED = [
@@ -62,7 +64,30 @@ PARAMETERS = [
 ]
 
 
+# vLLM's default CUDA-graph capture sizes, as `VllmConfig._set_cudagraph_sizes` builds them (vllm/config/vllm.py at
+# commit 09f030eaf851400a83ad3d99f730868f76df0ca7, cited in notebook 07's References): 1, 2, 4, the multiples of 8
+# below 256, then the multiples of 16 from 256 up to the largest size, min(2 x max_num_seqs, 512) without speculative
+# decoding (512 at vLLM's default of 256 sequences and above). Think! 3 quotes the rule and counts the sizes.
+VLLM_SMALL, VLLM_STEPS, VLLM_BREAK, VLLM_MAX_CAPTURE = (1, 2, 4), (8, 16), 256, 512
+
+
+def vllm_capture_sizes(max_size: int = VLLM_MAX_CAPTURE) -> list[int]:
+    """Return vLLM's default capture sizes up to `max_size`, the way `_set_cudagraph_sizes` lists them."""
+    sizes = [i for i in VLLM_SMALL if i <= max_size]
+    if max_size >= VLLM_STEPS[0]:
+        sizes += list(range(VLLM_STEPS[0], min(max_size + 1, VLLM_BREAK), VLLM_STEPS[0]))
+    if max_size >= VLLM_BREAK:
+        sizes += list(range(VLLM_BREAK, max_size + 1, VLLM_STEPS[1]))
+    return sizes
+
+
+def vllm_padded(batch: int, sizes: list[int]) -> int | None:
+    """Return the captured size a decode batch runs at (the smallest that holds it), None above the largest."""
+    return next((s for s in sizes if s >= batch), None)
+
+
 def quotes() -> list[str]:
+    sizes = vllm_capture_sizes()
     ctx = ablations.context()
     gpu = ctx.table.gpu
     demo = branch_check.branches(SEEDS, BUDGET)
@@ -149,9 +174,15 @@ def choose(M, N, K):
         f"{geomean_speedup(program, ctx.train, ctx.table):.3f} and the branch was never run.",
         f"It fails on {len(crash)} of the {len(ctx.new)} new shapes, first `{crash[0].shape.label()}`.",
         # Think! 3
-        f"{crash[0].shape.M} concurrent decodes is an ordinary afternoon. The lecture's {len(shapes_lib.LECTURE_M)} "
-        f"token counts are a sample ({min(shapes_lib.LECTURE_M)} to {max(shapes_lib.LECTURE_M)}); the\nnew shapes' "
-        f"{len(shapes_lib.NEW_M)} ({min(shapes_lib.NEW_M)} to {max(shapes_lib.NEW_M)}) are another",
+        f"vLLM's default sizes are\n{VLLM_SMALL[0]}, {VLLM_SMALL[1]}, {VLLM_SMALL[2]}, then every multiple of "
+        f"{VLLM_STEPS[0]} below {VLLM_BREAK} and of {VLLM_STEPS[1]} from {VLLM_BREAK} up to {VLLM_MAX_CAPTURE},",
+        f"That is {len(sizes)} decode M values, changing from step to step — {crash[0].shape.M}\nconcurrent decodes "
+        "is an ordinary afternoon",
+        f"The lecture's {len(shapes_lib.LECTURE_M)} token counts are a sample ({min(shapes_lib.LECTURE_M)} to "
+        f"{max(shapes_lib.LECTURE_M)}); the new shapes' {len(shapes_lib.NEW_M)} ({min(shapes_lib.NEW_M)} to "
+        f"{max(shapes_lib.NEW_M)}) are another",
+        _holds({vllm_padded(m, sizes) for m in range(25, 33)} == {crash[0].shape.M},
+               f"vLLM runs a decode batch of 25 to 32 sequences at its captured size {crash[0].shape.M}."),
         # Section 4
         _holds(not any(4096 <= s.M <= 6144 for s in ctx.train + ctx.test) and any(s.M == 6144 for s in ctx.new),
                f"The starting point scores {start_scores[0]:.3f} on the training shapes and {start_scores[1]:.3f} on "

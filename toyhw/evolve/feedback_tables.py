@@ -82,8 +82,8 @@ def targeting_observations(t: Targeting, table) -> list[str]:
     share = t.share_on_stuck
     n = len(t.rows)
     notes = [f"{t.n_stuck} of {n} training shapes have no known improvement after {t.budget} programs (vs_best > "
-             f"{targeting.STUCK}). Drawing targets with weights 1/ratio - 1 + 0.05, roofline weighting sends "
-             f"{share['roofline']:.0%} of the proposals to them, best-seen weighting {share['best']:.0%}."]
+             f"{targeting.STUCK}). Drawing targets with weights 1/ratio - 1 + 0.05, roofline weighting gives them "
+             f"{share['roofline']:.0%} of one program's target draw, best-seen weighting {share['best']:.0%}."]
     stuck_top = [r for r in t.top_roofline if r.vs_best > targeting.STUCK]
     notes.append(f"The two top-5 lists share {t.overlap_top5} shape(s). Of roofline's top 5, {len(stuck_top)} "
                  + ("are" if len(stuck_top) != 1 else "is") + " already at the best config seen"

@@ -26,14 +26,20 @@ def make_config(*fields: int) -> GemmConfig:
     return config if config is not None else GemmConfig(*fields)  # outside the space: GemmConfig names the bad field
 
 
-def regime(M: int) -> str:
-    """Return "decode" (M <= 16), "mid" (M <= 512) or "prefill"."""
+def size_class(M: int) -> str:
+    """Return the mock LLM's own sense of a batch's size: "decode" (M <= 16), "mid" (M <= 512) or "prefill".
+
+    These classes are the mock's knowledge, not the pack's GEMM regimes (`toyhw.gemm.shapes.regime`): each picks the
+    fields an engineer would try for it (skinny tiles, middling tiles, big tiles), and its label is the word the mock's
+    reasons use ("decode: 16x64 tiles"). The thresholds equal the regimes' cut-offs today but stay the mock's own, so
+    that a change of the pack's convention never moves lecture 14's results.
+    """
     return "decode" if M <= 16 else "mid" if M <= 512 else "prefill"
 
 
 def suggest(M: int, N: int, K: int, rng: random.Random) -> tuple[GemmConfig, str]:
     """Return a plausible config for (M, N, K) and a short reason, drawn with `rng`."""
-    kind = regime(M)
+    kind = size_class(M)
     if kind == "decode":
         bm = 16 if rng.random() < 0.8 else 32
         bn = rng.choice((32, 64) if N <= 2048 else (64, 128, 256))

@@ -1,6 +1,8 @@
 """Inside one run: every proposal, its target shape, edit and verdict, and what the cascade did (notebook 05)."""
 from __future__ import annotations
 
+import math
+
 import functools
 from dataclasses import dataclass
 from typing import Optional
@@ -28,6 +30,7 @@ class Proposed:
             training score (None unless "ok"); runs: the kernel runs its evaluation cost.
         stage1: its score on the cascade's stage-1 shapes (None when the branch check rejected it first or the run
             has no cascade); bar: the stage-1 score it had to reach (cascade_ratio x the best stage-1 score seen).
+        target_vs_best: the parent's vs_best on the target (1 = at the best time seen there).
     """
 
     step: int
@@ -44,6 +47,14 @@ class Proposed:
     runs: int
     stage1: Optional[float]
     bar: Optional[float]
+    target_vs_best: float = math.nan
+
+    @property
+    def known_improvement(self) -> bool:
+        """Return whether the target had a known improvement for the parent (`targeting.known_improvement`)."""
+        from toyhw.evolve.targeting import known_improvement
+
+        return known_improvement(self.target_vs_best)
 
 
 @dataclass(frozen=True)
@@ -79,7 +90,7 @@ def trace(variant: str = "full", seed: int = 0, budget: int = 200) -> Trace:
         proposal, outcome = s.proposal, s.outcome
         steps.append(Proposed(s.step, s.island, s.parent.id, s.parent.score, target, bool(differs), proposal.operator,
                               proposal.description, proposal.program, outcome.status, outcome.score, outcome.runs,
-                              outcome.stage1, outcome.bar))
+                              outcome.stage1, outcome.bar, float(s.feedback.vs_best[target])))
 
     out = evolve(Evaluator(ctx.train, ctx.table), budget, seed=seed, llm=spec.llm, config=spec.config, observer=note)
     return Trace(variant, seed, budget, tuple(steps), out)

@@ -51,9 +51,10 @@ def focus_report(variants: Sequence[str] = ("full", "fb_worst3"), seeds: Sequenc
                  budget: int = 1000) -> pd.DataFrame:
     """Return, per variant and seed, how a run spread its proposals over the training shapes and what they did.
 
-    Columns: shapes targeted over the run and in its last quarter; the share of proposals whose target had a known
-    faster config (the best seen differed from the parent's), that adopted it, and whose child beat its parent;
-    the final training score.
+    Columns: shapes targeted over the run and in its last quarter; the share of proposals whose target had a faster
+    config seen (the best seen differed from the parent's, by any margin: one the LLM could adopt), whose target had a
+    known improvement (`targeting.known_improvement`: the best seen more than 5% faster), that adopted a config, and
+    whose child beat its parent; the final training score.
     """
     rows = []
     for variant in variants:
@@ -64,6 +65,7 @@ def focus_report(variants: Sequence[str] = ("full", "fb_worst3"), seeds: Sequenc
                          "shapes targeted": len(Counter(s.target for s in steps)),
                          "in the last quarter": len({s.target for s in steps if s.step > budget * 3 // 4}),
                          "faster config known": np.mean([s.best_differs for s in steps]),
+                         "known improvement": np.mean([s.known_improvement for s in steps]),
                          "adopted it": np.mean(["fastest config seen" in s.description for s in steps]),
                          "child beat its parent": np.mean([s.score is not None and s.score > s.parent_score
                                                            for s in steps]),

@@ -54,7 +54,7 @@ def stuck_target_shares(names: Sequence[str] = ("full", "fb_roofline", "fb_worst
         shares = []
         for seed in seeds:
             _, targets = proposal_targets(name, seed, budget)
-            shares.append(sum(vs_best > targeting.STUCK for _, _, vs_best in targets) / len(targets))
+            shares.append(sum(not targeting.known_improvement(vs_best) for _, _, vs_best in targets) / len(targets))
         rows[name] = shares
     return pd.DataFrame.from_dict(rows, orient="index", columns=[f"seed {s}" for s in seeds])
 

@@ -51,7 +51,7 @@ TILE_REUSE_HALF = 8.0  # fit: tile intensity BM*BN/(BM+BN) at which a tile reach
 BEST_TILE_REUSE = 128 * 256 / (128 + 256)  # by definition: the largest launchable tile (128x256) has factor 1
 WARPS_FULL = 16  # warps per SM for full tensor-core issue: 4 per SM sub-partition (CUDA guide: 4 sub-partitions)
 WARP_EFF_MIN = 0.97  # fit: tensor-core issue efficiency with 1 warp per SM, growing linearly to 1 at WARPS_FULL
-MMA_FALLBACK = 0.48  # fit: Hopper speed without wgmma (BLOCK_M < 64 or < 4 warps, the older mma.sync path)
+MMA_FALLBACK = 0.48  # fit: tensor-core speed outside the small-tile MMA rule (Hopper: BLOCK_M < 64 or < 4 warps, mma.sync)
 PROLOGUE_LATENCIES = 3.96  # fit: latencies the first wave of tiles waits before its first MMA (ramp-up)
 KERNEL_LATENCIES = 1.56  # fit: latencies of the kernel's own start and drain
 REDUCTION_LAUNCHES = 1.0  # split-K's reduction is a second kernel in the same CUDA graph: one more launch
@@ -128,10 +128,12 @@ def config_arrays(configs: tuple[GemmConfig, ...] | list[GemmConfig], gpu: GPU) 
 
 
 def _tile_factor(bm: np.ndarray, bn: np.ndarray, warps: np.ndarray, gpu: GPU) -> np.ndarray:
-    """Return the tile's tensor-core speed relative to the best tile: reuse, and Hopper's wgmma tile rule."""
+    """Return the tile's tensor-core speed relative to the best tile: reuse, and the GPU's small-tile MMA rule
+    (`GPU.mma_min_rows`, `GPU.mma_min_warps`: Hopper's wgmma wants 64 rows and 4 warps, Blackwell's tcgen05.mma 64
+    rows and no warp count)."""
     reuse = bm * bn / (bm + bn)
     factor = (reuse / (reuse + TILE_REUSE_HALF)) / (BEST_TILE_REUSE / (BEST_TILE_REUSE + TILE_REUSE_HALF))
-    mma = np.where(gpu.warpgroup_mma & ((bm < 64) | (warps < 4)), MMA_FALLBACK, 1.0)
+    mma = np.where((bm < gpu.mma_min_rows) | (warps < gpu.mma_min_warps), MMA_FALLBACK, 1.0)
     return factor * mma
 
 

@@ -30,7 +30,9 @@ class GPU:
         hbm_bytes_per_s: DRAM bandwidth, bytes/s.
         bf16_flops: dense BF16 tensor-core peak, FLOP/s.
         l2_bytes: L2 cache size, bytes.
-        warpgroup_mma: True if full tensor-core speed needs 64-row warpgroup tiles of >= 4 warps (Hopper wgmma).
+        mma_min_rows, mma_min_warps: the small-tile MMA rule: a block with BLOCK_M under mma_min_rows or fewer warps
+            than mma_min_warps runs its tensor cores at the fallback rate (Hopper's wgmma needs 64 rows and a
+            4-warp warpgroup; Blackwell's tcgen05.mma needs 64 rows and is issued by one thread; 1 = no rule).
         tc_sustained_share: the share of the dense peak the tensor cores sustain on a long GEMM with the best tile
             (clock and power limits), 0-1.
         hbm_achievable_share: the share of the datasheet bandwidth a streaming kernel reaches, 0-1.
@@ -52,7 +54,8 @@ class GPU:
     hbm_bytes_per_s: float
     bf16_flops: float
     l2_bytes: float
-    warpgroup_mma: bool
+    mma_min_rows: int
+    mma_min_warps: int
     tc_sustained_share: float
     hbm_achievable_share: float
     load_latency_s: float
@@ -77,7 +80,8 @@ def _from_row(row: dict[str, object]) -> GPU:
         smem_per_block=int(row["smem_per_block_bytes"]), regs_per_sm=int(row["regs_per_sm"]),
         max_regs_per_thread=int(row["max_regs_per_thread"]), max_warps_per_sm=int(row["max_warps_per_sm"]),
         hbm_bytes_per_s=float(row["hbm_tb_per_s"]) * 1e12, bf16_flops=float(row["bf16_dense_tflop_per_s"]) * 1e12,
-        l2_bytes=float(row["l2_mb"]) * 1e6, warpgroup_mma=bool(row["warpgroup_mma"]),
+        l2_bytes=float(row["l2_mb"]) * 1e6, mma_min_rows=int(row["mma_min_rows"]),
+        mma_min_warps=int(row["mma_min_warps"]),
         tc_sustained_share=float(row["tc_sustained_share"]), hbm_achievable_share=float(row["hbm_achievable_share"]),
         load_latency_s=float(row["load_latency_us"]) * 1e-6, launch_s=float(row["launch_us"]) * 1e-6,
         spec_source=str(row["spec_source"]), calibration_source=str(row["calibration_source"]),

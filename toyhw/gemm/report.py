@@ -11,16 +11,11 @@ from typing import Callable
 
 from toyhw.gemm import config as gemm_config, cost as gemm_cost, expert
 from toyhw.gemm.config import GemmConfig
-from toyhw.gemm.shapes import Shape
+from toyhw.gemm.shapes import Shape, regime
 from toyhw.gemm.time_table import TimeTable
 
 FIXED_COST_SHARE = 0.15  # launch + pipeline fill above this share of the time is worth naming as a reason
 PADDING_SHARE = 0.25  # padding waste above this share of the tensor-core work is worth naming
-
-def regime(M: int) -> str:
-    """Return "decode" (M <= 16), "mid" or "prefill" (M >= 2048)."""
-    return "decode" if M <= 16 else ("prefill" if M >= 2048 else "mid")
-
 
 @dataclasses.dataclass(frozen=True)
 class ShapeRow:

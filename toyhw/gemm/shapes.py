@@ -1,6 +1,6 @@
 """GEMM shapes of LLM layers: C[M, N] = A[M, K] B[K, N] with M = tokens in the batch, (N, K) = the layer's weight.
 
-The lecture (seed 003) scores tiling heuristics on its 8 `LAYERS` x 11 token counts, from decode (M = 1-16: one token
+The lecture-14 script scores tiling heuristics on its 8 `LAYERS` x 11 token counts, from decode (M = 1-16: one token
 per sequence, a skinny GEMM that streams the weights) to prefill (thousands of tokens, a square-ish compute-bound GEMM).
 Its demo 3 then asks how a heuristic does on 100 shapes it was never scored on: two more 405B/8 layers and 10 M values
 the lecture's shapes do not use. Layer shapes are read from data/llm_layers.csv.
@@ -96,6 +96,31 @@ LECTURE_M: tuple[int, ...] = (1, 4, 16, 24, 48, 64, 128, 256, 512, 2048, 8192)
 """Token counts of the lecture's shapes: decode (1-16), mid (24-512), prefill (thousands)."""
 NEW_M: tuple[int, ...] = (2, 8, 32, 96, 192, 384, 768, 1536, 3072, 6144)
 """Demo 3's token counts, none of them in LECTURE_M."""
+
+REGIMES = (("decode", 1, 16), ("mid", 17, 512), ("prefill", 513, None))
+"""The pack's GEMM regimes by M, a convention: decode (M <= 16), mid (17-512), prefill (M > 512).
+
+What the regimes are is not a number. Decode generates one new token per sequence, so its M is the number of sequences
+decoded together (a serving engine's batch: 32-256 is ordinary); prefill processes prompt tokens, M = the prompt
+tokens in the batch. The cut-offs only sort the lecture's token counts: up to 16, one block of the smallest tile
+(BLOCK_M = 16) holds every row and the GEMM streams its weights, the small-batch decode the lecture script calls
+decode; from 24 to 512 the tile and split-K choices change with M (large decode batches and short prompts alike);
+the lecture's prefill shapes are its thousands of prompt tokens (2048 and 8192), and any M above 512 counts with them.
+"""
+
+
+def regime(M: int) -> str:
+    """Return the pack's GEMM regime of a token count: "decode" (M <= 16), "mid" (17-512) or "prefill" (> 512).
+
+    One definition for every table that groups shapes by regime (the report's closeness, validate's errors); see
+    REGIMES for what the names mean and why the cut-offs are a convention.
+    """
+    if isinstance(M, bool) or not isinstance(M, int) or M < 1:
+        raise ValueError(f"M = {M!r} is not allowed; M must be an integer >= 1")
+    for name, lo, hi in REGIMES:
+        if M >= lo and (hi is None or M <= hi):
+            return name
+    raise AssertionError("REGIMES covers every M >= 1")
 
 
 def layer_shape(name: str, M: int) -> Shape:

@@ -25,12 +25,10 @@ import numpy as np
 from toyhw import data
 from toyhw.gemm import config as gemm_config, cost
 from toyhw.gemm.gpu import GPU, get_gpu
-from toyhw.gemm.shapes import Shape
+from toyhw.gemm.shapes import Shape, regime
 
 PER_CALL_OVERHEAD_US = 6.05  # fit: what CUDA events around one call add to the kernel (tools/calibrate_gemm.py)
 EAGER_FLOOR_US = 12.0  # fit: the host's cost of one eager torch.mm, the floor of back-to-back timing (one row: G033)
-REGIMES = (("decode", 1, 16), ("mid", 17, 512), ("prefill", 513, None))  # by definition (M = tokens)
-"""Regimes by M: decode (M <= 16), mid (17-512), prefill (> 512)."""
 TARGET_GEOMEAN_ERROR = 0.10  # the pack's target: 10% off on average ...
 TARGET_WORST_RATIO = 1.35  # ... and no measurement off by more than 1.35x
 SQUARE_SIZES = (2048, 4096, 6144, 8192, 12288)  # where `best_efficiency` looks for the model's ceiling
@@ -93,14 +91,6 @@ class Check:
     def off_by(self) -> float:
         """Return max(ratio, 1 / ratio): how many times off, whichever way."""
         return max(self.ratio, 1.0 / self.ratio)
-
-
-def regime(M: int) -> str:
-    """Return the regime of a token count: "decode" (M <= 16), "mid" (17-512) or "prefill" (> 512)."""
-    for name, lo, hi in REGIMES:
-        if M >= lo and (hi is None or M <= hi):
-            return name
-    raise ValueError(f"M = {M!r} is not allowed; M must be an integer >= 1")
 
 
 def measurements(include_unused: bool = False) -> list[Measurement]:

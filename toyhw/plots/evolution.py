@@ -101,13 +101,18 @@ def feedback_bars(rows: Sequence[ShapeFeedback], ax: Optional[Axes] = None) -> A
 
 @style.plot()
 def target_weights(rows: Sequence[ShapeFeedback], ax: Optional[Axes] = None) -> Axes:
-    """Return the share of proposals each key would send to each shape (weights 1/ratio - 1 + 0.05)."""
+    """Return the share of the target draw each key gives each shape on one program's feedback (`rows`).
+
+    The weights are 1/ratio - 1 + 0.05, normalized: what one draw from this program's feedback would use. They are not
+    where a run's proposals went (each proposal draws from its own parent's feedback), so the labels say "target draw".
+    """
     ax = new_axes(ax, figsize=_shapes_figsize(rows))
     order, y = _shape_rows(ax, rows)
     for offset, key in ((-0.2, "vs_roofline"), (0.2, "vs_best")):
         ax.barh(y + offset, target_shares([getattr(r, key) for r in order]), 0.36, color=style.FEEDBACK_COLORS[key], label=f"weighted by {key}")
     handles = ax.get_legend_handles_labels()[0] + [_stuck_patch(f"stuck: vs_best > {STUCK}")]
-    finish(ax, "Where proposals land: share of\nthe target draw per shape (grey: stuck)", "share of proposals",
+    finish(ax, "Target-draw weights on one program:\nshare of the draw per shape (grey: stuck)",
+           "share of the target draw (this program's weights)",
            _shape_label(ax), legend=False)
     legend_below(ax, handles=handles, ncol=2)
     return ax
