@@ -116,7 +116,7 @@ class NoPool:
         raise AssertionError("a process pool was started")
 
 concurrent.futures.ProcessPoolExecutor = NoPool
-study = sweep.study(["full"], [0, 1], 20)
+study = sweep.ablation_study(["full"], [0, 1], 20)
 print(sweep.default_workers(), len(study.runs["full"]))
 """
 
