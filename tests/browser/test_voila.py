@@ -11,6 +11,7 @@ import urllib.request
 
 import pytest
 
+from exercise_cells import INSTRUCTION
 from widget_driver import exercise_panels, has_widget_cells, notebooks, page_errors
 
 # The app views a lecturer projects: every notebook, and the feedback loops (02) and the AlphaEvolve ablations (04)
@@ -74,6 +75,7 @@ def _check_app(path: pathlib.Path, voila_server, page, artifacts: pathlib.Path) 
     assert not problems, f"{path.name} as an app shows errors:\n" + "\n".join(problems)
     assert page.locator(".jp-CodeCell:not(.jp-mod-noInput), .jp-InputArea-editor, .cm-editor").count() == 0, \
         "the app shows code"
+    _check_reads_as_an_app(path, page)
     moves = exercise_panels(page, artifacts, f"voila-{path.stem}")
     if has_widget_cells(path):
         assert moves, f"{path.name} has widget cells but the app has no widget panel to move"
@@ -82,6 +84,33 @@ def _check_app(path: pathlib.Path, voila_server, page, artifacts: pathlib.Path) 
           f"{time.monotonic() - start - ran:.1f} s: "
           + "; ".join(f"[{m.panel}] {m.control} ({m.seconds} s)" for m in moves))
 
+
+
+def _check_reads_as_an_app(path: pathlib.Path, page) -> None:
+    """No visible sentence tells the room to run or edit code; no stored static view (an image the notebook stored
+    for readers without a kernel) is on screen beside its live panel: each figure is drawn once."""
+    text = page.evaluate("() => document.body.innerText")
+    told = sorted({m.group(0) for m in INSTRUCTION.finditer(text)})
+    assert not told, f"{path.name} as an app tells the room to act on code: {told}"
+    stored = _static_view_images(path)
+    shown = page.evaluate("""() => Array.from(document.querySelectorAll('img'))
+        .map(img => (img.getAttribute('src') || '').replace(/^data:image\\/png;base64,/, '').slice(0, 200))""")
+    twice = [i for i, head in enumerate(stored) if head in shown]
+    assert not twice, f"{path.name} as an app shows {len(twice)} stored static view(s) beside their live panels"
+
+
+def _static_view_images(path: pathlib.Path) -> list[str]:
+    """The first 200 base64 characters of each PNG the notebook's static-view cells store."""
+    import json
+
+    heads = []
+    for cell in json.loads(path.read_text())["cells"]:
+        if "static-view" in cell.get("metadata", {}).get("tags", []):
+            for output in cell.get("outputs", []):
+                png = output.get("data", {}).get("image/png")
+                if png:
+                    heads.append("".join(png).replace("\n", "")[:200])
+    return heads
 
 
 def test_app_notebooks_include_the_lectures_demos() -> None:
