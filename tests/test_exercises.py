@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import ast
 import pathlib
-import re
 
 import pytest
 
 from exercise_cells import (EXERCISE_TITLE, check_number, execute_with_solutions, exercises, notebook_paths,
-                            number, output_text, solution_path, solution_sections, source, tags)
+                            number, output_text, read, solution_path, solution_sections, source, tags)
 from toyhw.course.check import FAIL, PASS
 
 NOTEBOOKS = notebook_paths()
@@ -37,7 +36,7 @@ def test_exercises_are_numbered_titled_and_linked(path: pathlib.Path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_stub_and_check_cells_follow_their_exercise(path: pathlib.Path):
-    ids = [c.get("id") for c in __import__("exercise_cells").read(path).cells]
+    ids = [c.get("id") for c in read(path).cells]
     for e in exercises(path):
         if not e.computable:
             continue
