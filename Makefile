@@ -67,8 +67,16 @@ check-edition: export TOYHW_EDITION = $(EDITION)
 check-edition:
 	@case "$$TOYHW_EDITION" in en|zh) ;; *) echo "EDITION = '$$TOYHW_EDITION' is not allowed; editions: en, zh"; exit 2;; esac
 
-lab: check-edition class-setup $(LAB_OVERRIDES)
-	$(BIN)/jupyter lab $(ALLOW_ROOT) $(EDITION_DIR)/
+# The zh edition's JupyterLab speaks Chinese too (the language pack is in the class lock): its own settings folder
+# with the same overrides plus JupyterLab's locale, so `make lab` in English is left as it is.
+LAB_ZH_SETTINGS := $(VENV)/share/toyhw/lab-zh
+$(LAB_ZH_SETTINGS)/overrides.d/toyhw.json: tools/jupyterlab-overrides.json tools/jupyterlab-overrides-zh.json | $(BIN)/python
+	install -D -m 644 tools/jupyterlab-overrides.json $@
+	install -D -m 644 tools/jupyterlab-overrides-zh.json $(LAB_ZH_SETTINGS)/overrides.d/zz-zh.json
+LAB_EDITION_FLAGS = $(if $(filter zh,$(EDITION)),--LabApp.app_settings_dir=$(LAB_ZH_SETTINGS))
+
+lab: check-edition class-setup $(LAB_OVERRIDES) $(if $(filter zh,$(EDITION)),$(LAB_ZH_SETTINGS)/overrides.d/toyhw.json)
+	$(BIN)/jupyter lab $(ALLOW_ROOT) $(LAB_EDITION_FLAGS) $(EDITION_DIR)/
 
 test: setup chromium
 	$(BIN)/python -m pytest
