@@ -30,6 +30,9 @@ INSTRUCTION = re.compile(
     r"|execute (the|this|that|it|each|every|your|all) (\w+ )?(cells?|code|notebook)\b"
     r"|edit (the|this|that|its|your) (\w+ )?(cells?|code|function)\b|change the code|type (it|this)\b"
     r"|the (cell|code) (below|above|after|before)|(next|previous|following) cell)", re.I)
+# The same, as the zh edition would say it.
+ZH_INSTRUCTION = re.compile(r"(重新运行|再运行一(遍|次)|运行(一下)?(这个|这段|下面的|上面的|该|每个|所有)?(单元格|代码)"
+                            r"|执行(这个|下面的|上面的)?(单元格|代码)|修改(这段|你的)?代码|(下面|上面)的单元格)")
 EXERCISE_TITLE = re.compile(r"^### Exercise (\d+) · (.+)$", re.M)
 SECTION = re.compile(r"^# %% Exercise (\d+)[ \t]*$", re.M)
 CHECK_CALL = re.compile(r"^checks\.exercise_(\d+)\(.*\)$", re.S)
