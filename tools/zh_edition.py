@@ -68,7 +68,7 @@ def problems(english: pathlib.Path) -> list[str]:
     untranslated markdown, code that differs from the English. Empty when the two are in step."""
     target = zh_path(english)
     if not target.exists():
-        return [f"{target.relative_to(REPO)} is missing (python tools/zh_edition.py sync)"]
+        return [f"zh/{target.name} is missing (python tools/zh_edition.py sync)"]
     en, zh = nbformat.read(english, as_version=4), nbformat.read(target, as_version=4)
     if [(c.get("id"), c.cell_type) for c in en.cells] != [(c.get("id"), c.cell_type) for c in zh.cells]:
         return [f"{target.name}: its cells are not the English cells in order (python tools/zh_edition.py sync)"]
