@@ -8,8 +8,8 @@ recording in its metadata the English cell it translates and the hash of that ce
 translation is stale; `status` names it, and tests/test_zh_edition.py fails until it is updated.
 
 Usage:
-  python tools/zh_edition.py status                 stale and missing translations, by notebook and cell (exit 1 if any)
-  python tools/zh_edition.py sync                   rebuild notebooks/zh/ from the English cells and the translations
+  python tools/zh_edition.py status [NN ...]        stale and missing translations, by notebook and cell (exit 1 if any)
+  python tools/zh_edition.py sync [NN ...]          rebuild notebooks/zh/ from the English cells and the translations
                                                     the zh notebooks hold (a new English cell gets its English text,
                                                     marked untranslated); code outputs are kept where the code is
   python tools/zh_edition.py export NN [--all]      print the markdown cells of notebook NN that need a translation
@@ -168,20 +168,21 @@ def import_translations(translations: dict[str, str]) -> list[str]:
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("status")
-    sub.add_parser("sync")
+    for name in ("status", "sync"):
+        sub.add_parser(name).add_argument("numbers", nargs="*", help="only these notebooks (01 .. 08); default: all")
     ex = sub.add_parser("export")
     ex.add_argument("number", help="the notebook's two-digit number, 01 .. 08")
     ex.add_argument("--all", action="store_true", help="every markdown cell, not only those that need a translation")
     im = sub.add_parser("import")
     im.add_argument("file", type=pathlib.Path, help="a JSON object: cell id -> zh markdown")
     args = parser.parse_args(argv)
+    chosen = [p for p in english_notebooks() if not getattr(args, "numbers", None) or p.name[:2] in args.numbers]
     if args.command == "status":
-        found = [p for english in english_notebooks() for p in problems(english)]
+        found = [p for english in chosen for p in problems(english)]
         print("\n".join(found) if found else "the zh edition is in step with the English notebooks")
         return 1 if found else 0
     if args.command == "sync":
-        changed = [english.name for english in english_notebooks() if sync(english)]
+        changed = [english.name for english in chosen if sync(english)]
         print(f"rewrote {len(changed)} zh notebooks: {', '.join(changed) or '-'}")
         return 0
     if args.command == "export":
