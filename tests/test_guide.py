@@ -19,7 +19,7 @@ import re
 import pytest
 
 import notebook_text as nt
-from prose import guide
+from prose import guide, timing
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "lecturer_guide.md"
@@ -184,11 +184,35 @@ def test_every_cell_id_the_guide_names_exists():
     assert not unknown, f"cell ids the guide names that no notebook has: {unknown}"
 
 
-def test_the_timing_plan_fits_the_slots():
-    assert guide.plan_total(guide.LECTURE_10) == guide.LECTURE_10_MINUTES
-    assert guide.plan_total(guide.LECTURE_14) <= guide.LECTURE_14_MINUTES
-    for plan in (guide.LECTURE_10, guide.LECTURE_14):
-        assert all(guide.span(n, a, b) > 0 for n, a, b, _ in plan), "a slot of the plan has no minutes"
+@pytest.mark.parametrize("plan, minutes", [(guide.LECTURE_10, guide.LECTURE_10_MINUTES),
+                                           (guide.LECTURE_14, guide.LECTURE_14_MINUTES)], ids=["lecture 10", "lecture 14"])
+def test_the_timing_plan_keeps_its_slack_and_its_reading_load(plan, minutes):
+    """Each lecture plans at most 90% of its minutes, and no slot asks the room to read faster than a class reads
+    while the lecturer talks (timing.READING_LIMIT words a minute)."""
+    assert all(timing.slot_minutes(slot) > 0 for slot in plan), "a slot of the plan has no minutes"
+    assert guide.plan_total(plan) <= (1 - timing.SLACK) * minutes, \
+        f"{guide.plan_total(plan)} of {minutes} minutes planned: less than {timing.SLACK:.0%} slack"
+    slot, rate = timing.heaviest(plan)
+    assert rate <= timing.READING_LIMIT, f"{slot.notebook} {slot.what!r}: {rate:.0f} words a minute"
+
+
+QUESTION = re.compile(r"^- Notebook (\d\d), (Think! \d+|the [\w\s-]+demo's question \d+)[:.]", re.M)
+
+
+def test_every_question_for_the_room_is_a_slot_of_the_plan():
+    """The guide's "Questions that work in a room" are the plan's question slots, each with its minutes."""
+    text = GUIDE.read_text(encoding="utf-8")
+    section = text[text.index("### Questions that work in a room"):text.index("## 3. Running the class")]
+    listed = {(n, re.sub(r"^the [\w\s-]+demo's question", "demo question", q)) for n, q in QUESTION.findall(section)}
+    planned = {(s.notebook, s.question) for plan in (guide.LECTURE_10, guide.LECTURE_14) for s in plan if s.question}
+    assert listed == planned, f"listed, not planned: {sorted(listed - planned)}; planned, not listed: " \
+                              f"{sorted(planned - listed)}"
+
+
+def test_the_reading_load_counts_what_the_room_reads():
+    """A slot's words are its prose on screen: collapsed answers and code listings are not read in the room."""
+    assert timing.count_words(timing.on_screen("One two.<details><summary>Answer</summary>three four</details>"
+                                               "```python\nfive = 6\n```")) == 2
 
 
 def test_the_guide_links_the_references_and_the_readme_links_both():

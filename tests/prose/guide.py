@@ -26,6 +26,8 @@ from toyhw.kernels import failures, knobs, solutions as kernel_solutions, study,
 from prose.phrasing import holds as _holds, f2 as _f2, f3 as _f3, pct as _pct, value_range as _range, ordinal as _ordinal
 from prose.study_figures import study_figures
 from prose import guide_hub  # section 6, a class on one server: its figures are benchmarks/hub.json's
+from prose import timing
+from prose.timing import Slot
 
 SEED, N = study.LECTURE_TASK_SEED, study.LECTURE_N_TASKS
 MODES = ["resample", "scalar", "explain", "suggest"]
@@ -92,88 +94,59 @@ PARAMETERS = [
 ]
 
 
-# ----- the timing plan, read from the notebooks
+# ----- the timing plan, read from the notebooks (tests/prose/timing.py)
 
-HEADING = re.compile(r"^## (Section \d+ · .*|Interactive demo.*)$", re.M)
-TIMING = re.compile(r"\*Estimated timing to here: (\d+) minutes")
-TOTAL = re.compile(r"estimated time: (\d+) minutes")
-
-
-@functools.lru_cache(maxsize=None)
-def timings(number: str) -> tuple[int, tuple[tuple[str, int], ...]]:
-    """Return notebook `number`'s estimated total and, per section heading with a timing line, (heading, minute).
-
-    The minute is the notebook's "*Estimated timing to here*": the time from the start of the notebook to that
-    section. Headings without a timing line (some interactive demos) are left out.
-    """
-    path = next(p for p in nt.notebook_paths() if p.name.startswith(number))
-    text = nt.markdown(path)
-    total = int(TOTAL.search(text).group(1))
-    marks = []
-    for m in HEADING.finditer(text):
-        rest = text[m.end():]
-        t = TIMING.search(rest)
-        nxt = HEADING.search(rest)
-        if t and (nxt is None or t.start() < nxt.start()):
-            label = m.group(1).split(" · ")[0]
-            marks.append(("Interactive demo" if label.startswith("Interactive demo") else label, int(t.group(1))))
-    return total, tuple(marks)
-
-
-def _at(number: str, heading: str) -> int:
-    """Return the minute notebook `number` reaches `heading` ("start", "end", "Section 3", "Interactive demo")."""
-    total, marks = timings(number)
-    if heading == "start":
-        return 0
-    if heading == "end":
-        return total
-    return dict(marks)[heading]
-
-
-def span(number: str, start: str, stop: str) -> int:
-    """Return the minutes from heading `start` to heading `stop` of notebook `number` (see `_at`)."""
-    return _at(number, stop) - _at(number, start)
-
-
-# (notebook, from, to, what) per slot of the plan; "start" includes the setup cell, "end" the summary.
+# (notebook, part, from, to) per slot of the plan, or a live question or exercise with its minutes; "start" includes
+# the setup cell, "end" the summary. Every question the guide lists under "Questions that work in a room" is a slot.
 LECTURE_10 = (
-    ("01", "start", "Section 2", "Setup and Section 1: the toy kernel, its knobs and hidden traits"),
-    ("01", "Section 2", "Section 3", "Section 2: fast_p"),
-    ("01", "Section 3", "Section 4", "Section 3: 200 one-shot kernels and why they fail"),
-    ("01", "Section 4", "Section 5", "Section 4: fast_p as a curve"),
-    ("01", "Section 5", "end", "Section 5: single tasks, the two demos, the summary"),
-    ("02", "start", "Section 2", "Setup and Section 1: the loop"),
-    ("02", "Section 2", "Section 3", "Section 2: lecture 10's table"),
-    ("02", "Section 3", "Section 4", "Section 3: fast_p against rounds and the ceiling"),
-    ("02", "Section 4", "Section 5", "Section 4: the same shape in KernelBench"),
-    ("02", "Section 5", "end", "Section 5: your own proposer, the race demo, the summary"),
+    Slot("01", "Setup and Section 1: the toy kernel, its knobs and hidden traits", "start", "Section 2"),
+    Slot("01", "Section 2: fast_p", "Section 2", "Section 3"),
+    Slot("01", "Think! 2, a show of hands: should a tie count?", question="Think! 2", minutes=2),
+    Slot("01", "Section 3: 200 one-shot kernels and why they fail", "Section 3", "Section 4"),
+    Slot("01", "Think! 3, a vote among the three bars", question="Think! 3", minutes=2),
+    Slot("02", "Setup and Section 1: the loop", "start", "Section 2"),
+    Slot("02", "Section 2: lecture 10's table", "Section 2", "Section 3"),
+    Slot("02", "Think! 2: guess the chance that one random knob change repairs a kernel", question="Think! 2",
+         minutes=2),
+    Slot("02", "Section 3: fast_p against rounds and the ceiling", "Section 3", "Section 4"),
+    Slot("02", "Think! 3: which mode plateaus below the ceiling, and why", question="Think! 3", minutes=2),
+    Slot("02", "Section 5: your own proposer, the race demo, the summary", "Section 5", "end"),
 )
+LECTURE_10_READING = (("01", "Section 4", "Section 5"), ("01", "Section 5", "end"), ("02", "Section 4", "Section 5"))
+"""Left out of lecture 10's live slot, for reading after class (the guide lists them)."""
 LECTURE_14 = (
-    ("03", "Section 2", "Section 3", "Section 2: the roofline chart"),
-    ("03", "Section 4", "Section 5", "Section 4: why decode cannot fill an H100"),
-    ("03", "Section 6", "Section 7", "Section 6: the best config per regime and the expert's headroom"),
-    ("04", "start", "Section 5", "Setup and Sections 1-4: the program, the loop, the table, the curves"),
-    ("05", "start", "Section 2", "Setup and Section 1: picking a target shape"),
-    ("05", "Section 4", "Section 5", "Section 4: the cascade"),
-    ("05", "Section 5", "end", "Section 5: the prompt a real system would send, the summary"),
-    ("06", "start", "Section 5", "Setup and Sections 1-4: two ratios, two top fives, where the target draw points, why"),
-    ("06", "Section 5", "end", "the interactive demo and the summary"),
-    ("07", "start", "Section 4", "Setup and Sections 1-3: a bad branch by hand, the table, one from the search"),
+    Slot("03", "Section 2: the roofline chart (recap of the pre-reading)", "Section 2", "Section 3"),
+    Slot("03", "Section 6: the best config per regime and the expert's headroom", "Section 6", "Section 7"),
+    Slot("04", "Setup and Sections 1-4: the program, the loop, the table, the curves", "start", "Section 5"),
+    Slot("04", "Think! 2: why can `no_evolution` not collect the best configs into one program?",
+         question="Think! 2", minutes=2),
+    Slot("04", "Think! 4: at which budget would you conclude that feedback does not matter?", question="Think! 4",
+         minutes=2),
+    Slot("05", "Setup and Section 1: picking a target shape", "start", "Section 2"),
+    Slot("05", "Think! 1: why add 0.05 to every weight?", question="Think! 1", minutes=1),
+    Slot("05", "Section 4: the cascade", "Section 4", "Section 5"),
+    Slot("06", "Setup and Sections 1-4: two ratios, two top fives, where the target draw points, why", "start",
+         "Section 5"),
+    Slot("06", "Think! 2: the best ten proposals on roofline's first shape can hope for", question="Think! 2",
+         minutes=2),
+    Slot("07", "Setup and Sections 1-2: a bad branch by hand, the table", "start", "Section 3"),
+    Slot("07", "Think! 1: which shapes would the evaluator need to catch the bad branch itself?",
+         question="Think! 1", minutes=1),
 )
 
 
 def plan_rows(plan) -> list[str]:
-    """Return the plan's table rows, each from the slot's clock to its minutes (the guide's rows start with these)."""
-    rows, clock = [], 0
-    for number, start, stop, what in plan:
-        minutes = span(number, start, stop)
-        rows.append(f"| {clock}-{clock + minutes} | {number} | {what} | {minutes} |")
-        clock += minutes
-    return rows
+    """The plan's table rows as the guide prints them (clock, notebook, part, minutes, words, words a minute)."""
+    return timing.rows(plan)
 
 
 def plan_total(plan) -> int:
-    return sum(int(r.split(" | ")[-1].rstrip(" |")) for r in plan_rows(plan))
+    return timing.planned(plan)
+
+
+def span(number: str, start: str, stop: str) -> int:
+    """The minutes from heading `start` to heading `stop` of notebook `number` (timing.minute)."""
+    return timing.minute(number, stop) - timing.minute(number, start)
 
 
 # ----- the map's and the known differences' numbers
