@@ -4,6 +4,8 @@ Each `# %% Exercise K` section replaces that exercise's stub cell and defines th
 after it passes; each section imports what it uses and runs on its own. CI runs every section against its check
 (tests/test_exercises.py), and tests/prose/nb02.py recomputes from these functions the numbers the notebook quotes.
 """
+# Each section imports what it uses (it must run alone), so imports repeat and follow code:
+# ruff: noqa: E402, F811
 
 # %% Exercise 1
 import random

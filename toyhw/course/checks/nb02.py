@@ -6,6 +6,7 @@ value of the wrong type gets a ✗ verdict naming the problem, never a traceback
 """
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -33,7 +34,7 @@ WIDTH = 110
 
 
 def _attempt(what: str, work: Callable[[], Any]) -> tuple[Any, Verdict | None]:
-    """`attempt`, seeing through the loop's ProposerError to the stub's NotImplementedError, with a one-line reason."""
+    """`attempt`, seeing through the loop's ProposerError to the stub's NotImplementedError."""
     def unwrapped() -> Any:
         try:
             return work()
@@ -41,10 +42,19 @@ def _attempt(what: str, work: Callable[[], Any]) -> tuple[Any, Verdict | None]:
             if isinstance(error.__cause__, NotImplementedError):
                 raise error.__cause__ from None
             raise
-    value, verdict = attempt(what, unwrapped)
-    if verdict is not None and len(str(verdict)) > WIDTH:
-        verdict = failed(verdict.reason[:WIDTH - 3] + "…")
-    return value, verdict
+    return attempt(what, unwrapped)
+
+
+def _one_line(check: Callable[..., Verdict]) -> Callable[..., Verdict]:
+    """Return `check` with its verdict cut to one line of WIDTH columns (a student's repr can be long)."""
+    @functools.wraps(check)
+    def fitted(*args: Any) -> Verdict:
+        verdict = check(*args)
+        reason = " ".join(verdict.reason.split())
+        if len(str(Verdict(verdict.ok, reason))) > WIDTH:
+            reason = reason[:WIDTH - 3] + "…"
+        return Verdict(verdict.ok, reason)
+    return fitted
 
 
 def _tasks() -> list:
@@ -70,6 +80,7 @@ def _builtins(rounds: int) -> dict[str, dict[float, float]]:
     return {mode: table[mode][rounds] for mode in MODES}
 
 
+@_one_line
 def exercise_1(my_proposer: Callable) -> Verdict:
     """Whether `my_proposer` beats every built-in mode after 10 rounds, at fast_1 and at fast_1.5."""
     bad = _not_callable("my_proposer", my_proposer)
@@ -91,6 +102,7 @@ def exercise_1(my_proposer: Callable) -> Verdict:
                   "ahead of every built-in mode.")
 
 
+@_one_line
 def exercise_2(adviser: Callable) -> Verdict:
     """Whether `adviser(q)` is `explain` at q = 0, `suggest` at q = 1, and keeps fast_1.5 within 0.015 at q = 0.5.
 
@@ -136,6 +148,15 @@ def _probes() -> Iterable[tuple[int, knobs.RunFeedback, KernelConfig]]:
         yield kernel.index, kernel.feedback, kernel.config
 
 
+def _differences(mine: Any, want: KernelConfig) -> str:
+    """Say how `mine` differs from `want`, knob by knob (or what it is, if it is no config)."""
+    if not isinstance(mine, KernelConfig):
+        return f"{type(mine).__name__}, not a KernelConfig"
+    return ", ".join(f"{knob}={getattr(mine, knob)} (expected {getattr(want, knob)})"
+                     for knob in knobs.KNOBS if getattr(mine, knob) != getattr(want, knob))
+
+
+@_one_line
 def exercise_3(vec_one_proposer: Callable) -> Verdict:
     """Whether `vec_one_proposer` repairs a vector-width error with vec = 1 and otherwise acts exactly as `explain`.
 
@@ -149,11 +170,11 @@ def exercise_3(vec_one_proposer: Callable) -> Verdict:
         if error is not None:
             return error
         if feedback.cause == "vector_width_indivisible":
-            want, rule = config.replace(vec=1), "a vector-width error repaired with vec = 1"
+            want, rule = config.replace(vec=1), "a vector-width error, to repair with vec = 1"
         else:
-            want, rule = proposers.explain(feedback, config, random.Random(i)), "explain's step"
+            want, rule = proposers.explain(feedback, config, random.Random(i)), f"{feedback.status}, explain's step"
         if mine != want:
-            return failed(f"on one-shot kernel {i} ({feedback.status}) it returns {mine!r}, not {rule} ({want!r}).")
+            return failed(f"one-shot kernel {i} ({rule}): it returns {_differences(mine, want)}.")
     early, error = _fast("vec_one_proposer", vec_one_proposer, EARLY)
     if error is not None:
         return error
@@ -166,6 +187,7 @@ def _widest_vec(n: int) -> int:
     return max(v for v in knobs.KNOBS["vec"] if n % v == 0)
 
 
+@_one_line
 def exercise_4(hopeless: Any) -> Verdict:
     """Whether `hopeless` is the set of (fusable, widest legal vector width) groups in which no task clears 1.5×.
 
@@ -195,6 +217,7 @@ def exercise_4(hopeless: Any) -> Verdict:
     return passed(f"no task in {sorted(truth)} ({n_tasks} tasks) can clear {BAR:g}×, whatever the config.")
 
 
+@_one_line
 def exercise_5(misreading_explain: Callable) -> Verdict:
     """Whether `misreading_explain`, raced for 10 rounds, lands below `explain` and above `scalar` and `resample`.
 
