@@ -67,7 +67,7 @@ PARAMETERS = [
     "Count, over seeds 0-4,",                               # Exercise 3
     "*The Llama 3 Herd of Models.*",                        # a title
     "Llama 3 405B has 128 attention\n  heads",              # the paper's figure (checked against the csv below)
-    "it scores above\n1.000 on both sets",                  # Exercise 1: what a right answer reaches
+    "it scores above 1.000 on both sets",                   # Exercise 1: what a right answer reaches
     "the check tries 2000-4000 and Section 1's\n3000-4000.",  # Exercise 2: the ranges the check tries
     "For 2000-4000, without the check",                     # Exercise 2's range
     "[solutions/07_checking_all_branches.py](solutions/07_checking_all_branches.py)",  # the solution file's link
