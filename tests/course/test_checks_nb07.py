@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from solution_files import load_solution
+from exercise_cells import NOTEBOOKS, load_solution
 from toyhw.course.check import failed
 from toyhw.course.checks import nb07 as checks
 from toyhw.evolve import ablations, branch_check
@@ -15,7 +15,7 @@ from toyhw.evolve.simplify import simplify
 from toyhw.evolve.source import parse, static_check
 from toyhw.textwidth import display_width
 
-S = load_solution("07")
+S = load_solution(NOTEBOOKS / "07_checking_all_branches.ipynb")
 
 STARTING_SOURCE = """
 def choose(M, N, K):

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from solution_files import load_solution
+from exercise_cells import NOTEBOOKS, load_solution
 from toyhw.course.check import failed
 from toyhw.course.checks import nb08 as checks
 from toyhw.textwidth import display_width
 
-S = load_solution("08")
+S = load_solution(NOTEBOOKS / "08_appendix_cost_and_scale.ipynb")
 
 
 def _stub(*args, **kwargs):

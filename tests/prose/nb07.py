@@ -18,7 +18,7 @@ from toyhw.evolve.source import parse
 from toyhw.gemm import config as gemm_config, shapes as shapes_lib
 from toyhw.gemm.config import GemmConfig
 from prose.phrasing import holds as _holds
-from solution_files import load_solution
+from exercise_cells import NOTEBOOKS, load_solution
 
 SEEDS, BUDGET = ablations.SEEDS, ablations.BUDGET
 
@@ -97,7 +97,7 @@ def vllm_padded(batch: int, sizes: list[int]) -> int | None:
 
 
 def quotes() -> list[str]:
-    solutions = load_solution("07")  # notebooks/solutions/07_checking_all_branches.py
+    solutions = load_solution(NOTEBOOKS / "07_checking_all_branches.ipynb")  # its solution file
     sizes = vllm_capture_sizes()
     ctx = ablations.context()
     gpu = ctx.table.gpu

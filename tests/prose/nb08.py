@@ -9,7 +9,7 @@ from __future__ import annotations
 from toyhw.evolve import ablations, variants
 from toyhw.evolve.evaluator import CASCADE_EVERY, CASCADE_RATIO
 from prose.phrasing import holds as _holds
-from solution_files import load_solution
+from exercise_cells import NOTEBOOKS, load_solution
 
 # Comparative sentences (tests/test_comparison_claims.py) that compare no computed results: the study's setting,
 # questions, how the cascade works, wall times (machine-dependent, never quoted), the arithmetic of start-up costs.
@@ -71,7 +71,7 @@ def quotes() -> list[str]:
     roof200 = ablations.run_one("fb_roofline", 0, 200).statuses
     grid = sum(_runs(v, s, 600) for v in variants.LECTURE_VARIANTS for s in (0, 1))
     n_grid = len(variants.LECTURE_VARIANTS) * 2
-    solutions = load_solution("08")  # notebooks/solutions/08_appendix_cost_and_scale.py
+    solutions = load_solution(NOTEBOOKS / "08_appendix_cost_and_scale.ipynb")  # its solution file
     savings = solutions.cascade_savings()
     agree = solutions.serial_and_parallel_agree()
 
