@@ -1,8 +1,9 @@
 """Solutions of notebook 05's exercises (05_inside_the_loop.ipynb): try each exercise first, then compare.
 
 Each section below replaces the stub cell of its exercise and defines the same names; its check cell then says ✓.
-Every section imports what it uses and stands alone.
+Every section imports what it uses and stands alone (so imports follow code: ruff's E402 is off for this file).
 """
+# ruff: noqa: E402
 
 # %% Exercise 1
 import random

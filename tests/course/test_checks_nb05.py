@@ -3,7 +3,6 @@ the solution file's answers hold what the exercises' Answer blocks say about the
 from __future__ import annotations
 
 import functools
-import importlib.util
 import math
 from pathlib import Path
 
@@ -11,19 +10,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from exercise_cells import load_solution
 from toyhw.course.check import Verdict
 from toyhw.course.checks import nb05 as checks
 from toyhw.evolve import proposal_trace
 
-SOLUTION_FILE = Path(__file__).resolve().parents[2] / "notebooks" / "solutions" / "05_inside_the_loop.py"
+NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "05_inside_the_loop.ipynb"
 
 
 @functools.lru_cache(maxsize=None)
 def solutions():
-    spec = importlib.util.spec_from_file_location("solutions_05_inside_the_loop", SOLUTION_FILE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_solution(NOTEBOOK)
 
 
 def _one_line(verdict: Verdict) -> Verdict:

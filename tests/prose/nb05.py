@@ -7,7 +7,6 @@ number of its own is checked with `_holds` before its phrase is returned.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import inspect
 import random
 from pathlib import Path
@@ -23,18 +22,16 @@ from toyhw.evolve.config import DEFAULT
 from toyhw.evolve.llm import FIXED_MIX, MockLLM
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import expert_program
+from exercise_cells import load_solution
 from prose.phrasing import holds as _holds, f3 as _f3, p1 as _p1
 
-SOLUTION_FILE = Path(__file__).resolve().parents[2] / "notebooks" / "solutions" / "05_inside_the_loop.py"
+NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "05_inside_the_loop.ipynb"
 
 
 @functools.lru_cache(maxsize=None)
 def solutions():
     """The notebook's solution file, run as a module: its exercises' answers are the numbers the Answer blocks quote."""
-    spec = importlib.util.spec_from_file_location("solutions_05_inside_the_loop", SOLUTION_FILE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_solution(NOTEBOOK)
 
 
 PROMPT_VARIANTS = ["full", "fb_roofline", "fb_worst3", "no_feedback", "small_llm", "no_borrow", "no_full_file"]
