@@ -6,14 +6,14 @@ the solution file's answer; the solutions' results are the ones the notebook's a
 import numpy as np
 import pytest
 
-from solution_files import load_solution
+from exercise_cells import NOTEBOOKS, load_solution
 from toyhw import metrics
 from toyhw.course.check import Verdict
 from toyhw.course.checks import nb02 as checks
 from toyhw.kernels import knobs, optimize, proposers, study
 
 TASKS = list(study.tasks())
-SOLUTIONS = load_solution("02")
+SOLUTIONS = load_solution(NOTEBOOKS / "02_feedback_loops.ipynb")
 
 
 def _stub(feedback, config, rng):

@@ -15,7 +15,7 @@ import numpy as np
 from toyhw import data, metrics
 from toyhw.kernels import failures, knobs, optimize, study, tables
 from prose.phrasing import holds as _holds, f3 as _f3
-from solution_files import load_solution
+from exercise_cells import NOTEBOOKS, load_solution
 
 # Comparative sentences (tests/test_comparison_claims.py) that compare no computed results: definitions, instructions,
 # questions, papers' figures, how the model is built.
@@ -132,7 +132,7 @@ def quotes() -> list[str]:
                and m.best_config.unroll == max(knobs.KNOBS["unroll"])]
     kb = {r["toy_mode"]: r for r in data.kernelbench_rows()}
     figures = data.paper_figures()
-    solutions = load_solution("02")
+    solutions = load_solution(NOTEBOOKS / "02_feedback_loops.ipynb")
     mine = _fast(_my_proposer(), 10)
     directed10, directed50 = _fast(solutions.directed_proposer, 10), _fast(solutions.directed_proposer, 50)
     best10 = {p: max(table[m][10][p] for m in MODES) for p in (1.0, 1.5)}
