@@ -1,4 +1,4 @@
-"""The exercise solutions of notebooks 01 and 02 run, and what each Solution block says about its result holds."""
+"""The exercise solutions of notebook 01 run, and what each Solution block says about its result holds."""
 import numpy as np
 import pytest
 
