@@ -5,7 +5,7 @@ import re
 import numpy as np
 import pytest
 
-from toyhw.evolve.ablations import context
+from toyhw.evolve.experiments.ablations import context
 from toyhw.evolve.database import Entry
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.gemm.config import FIELDS, GemmConfig

@@ -4,12 +4,12 @@ import re
 
 import pytest
 
-from toyhw.evolve import replies
-from toyhw.evolve.ablations import context
+from toyhw.evolve.bridge import replies
+from toyhw.evolve.experiments.ablations import context
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import Program, Rule, expert_program, render
-from toyhw.evolve.replies import MAX_REPLY_CHARS, as_diff, edit_kind, read_reply
+from toyhw.evolve.bridge.replies import MAX_REPLY_CHARS, as_diff, edit_kind, read_reply
 from toyhw.evolve.source import parse
 from toyhw.gemm.config import GemmConfig
 

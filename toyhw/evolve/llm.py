@@ -103,7 +103,7 @@ class ProgramWithTimes(Protocol):
 
 
 Entry = ProgramWithTimes
-"""The name toyhw.evolve.chat imports (its import moves to ProgramWithTimes with the LLM side's subpackage)."""
+"""The name toyhw.evolve.bridge.chat imports (its import moves to ProgramWithTimes with the LLM side's subpackage)."""
 
 
 def target_weights(ratio) -> np.ndarray:
