@@ -18,7 +18,8 @@ from toyhw import cli  # noqa: E402
 from toyhw.evolve.experiments import ablations  # noqa: E402
 from toyhw.evolve.bridge.chat import ChatLLM  # noqa: E402
 from toyhw.evolve.bridge.chatlog import read_log  # noqa: E402
-from toyhw.evolve.bridge.endpoint import MAX_BODY_BYTES, ChatClient, Endpoint, EndpointUnavailable, read_completion  # noqa
+from toyhw.evolve.bridge.endpoint import (  # noqa: E402
+    MAX_BODY_BYTES, ChatClient, Endpoint, EndpointUnavailable, read_completion)
 from toyhw.evolve.bridge.prompt import settings_for  # noqa: E402
 from toyhw.evolve.bridge.replies import MAX_REPLY_CHARS  # noqa: E402
 

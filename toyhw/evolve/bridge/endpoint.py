@@ -4,10 +4,11 @@ Any server that speaks the chat-completions API works: vLLM (`vllm serve MODEL`)
 API. The `openai` package is an optional extra (`pip install -e '.[llm]'`), imported only when a client is made: with
 no endpoint configured the pack never imports it and never touches the network.
 
-Retries are ours, not the client's (it is made with `max_retries=0`): a timeout, a dropped connection, a 408/409/429
-or a 5xx is retried after `backoff * 2**i` seconds (a server's Retry-After is honoured up to `max_delay`), at most
-`attempts` tries in all, each ended after `timeout` seconds whatever the server sends (toyhw.evolve.bridge.bounded_http: the
-deadline is per try, not per network operation). One call therefore takes at most about
+Why a retry loop of our own and not the client's (it is made with `max_retries=0`): the client's timeout bounds each
+read, not a try, and its retries are not reported one by one; here every try has its own deadline and its own record.
+A timeout, a dropped connection, a 408/409/429 or a 5xx is retried after `backoff * 2**i` seconds (a server's
+Retry-After is honoured up to `max_delay`), at most `attempts` tries in all, each ended after `timeout` seconds whatever
+the server sends (toyhw.evolve.bridge.bounded_http). One call therefore takes at most about
 `attempts * timeout + (attempts - 1) * max_delay` seconds, and every try is reported. Errors that retrying cannot fix
 (a wrong key, an unknown model or path: 401, 403, 404) raise EndpointUnavailable at once.
 
