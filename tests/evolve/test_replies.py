@@ -149,7 +149,7 @@ DEGENERATE = {  # what a small model stuck until max_tokens writes
 }
 
 
-@pytest.mark.timeout(120)  # the patterns took hours on these, the scanners milliseconds (benchmarks/bench_replies.py)
+@pytest.mark.timeout(120)  # backtracking patterns take hours on these, the scanners milliseconds (benchmarks/bench_replies.py)
 @pytest.mark.parametrize("unit", list(DEGENERATE))
 def test_degenerate_replies_at_the_size_limit_are_read_in_one_pass(unit):
     text = unit * (MAX_REPLY_CHARS // len(unit))

@@ -102,10 +102,6 @@ class ProgramWithTimes(Protocol):
     times: np.ndarray
 
 
-Entry = ProgramWithTimes
-"""The name toyhw.evolve.bridge.chat imports (its import moves to ProgramWithTimes with the LLM side's subpackage)."""
-
-
 def target_weights(ratio) -> np.ndarray:
     """Return each shape's weight as the target: 1/ratio - 1 + TARGET_FLOOR.
 

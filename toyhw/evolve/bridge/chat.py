@@ -24,7 +24,7 @@ from typing import Callable, Mapping, Optional, Sequence
 
 from toyhw.evolve.bridge.chatlog import LOG_PREFIX_CHARS, LogError, LogWriter, read_log
 from toyhw.evolve.bridge.endpoint import Attempt, ChatClient, Endpoint, EndpointUnavailable, Reply
-from toyhw.evolve.llm import Entry, Feedback, Proposal, failed_proposal
+from toyhw.evolve.llm import Feedback, ProgramWithTimes, Proposal, failed_proposal
 from toyhw.evolve.bridge.prompt import PromptSettings, render_prompt
 from toyhw.evolve.bridge.replies import MAX_REPLY_CHARS, read_reply, too_long
 from toyhw.gemm.gpu import GPU
@@ -48,7 +48,7 @@ class PromptedLLM:
         self.calls = 0
         self.failures: list[tuple[int, str]] = []  # (step, reason) of every failed proposal, in order
 
-    def __call__(self, parent: Entry, inspirations: Sequence[Entry], feedback: Feedback,
+    def __call__(self, parent: ProgramWithTimes, inspirations: Sequence[ProgramWithTimes], feedback: Feedback,
                  rng: random.Random) -> Proposal:
         """Return the proposal read from the model's reply to this step's prompt."""
         self.calls += 1

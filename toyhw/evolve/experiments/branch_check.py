@@ -16,7 +16,6 @@ from toyhw.evolve.loop import check_budget, evolve
 from toyhw.evolve.programs import Program
 
 
-
 @dataclass(frozen=True)
 class BranchRow:
     """Demo 3, one run of the full method with or without the branch check.
@@ -81,8 +80,6 @@ def branches(seeds: Sequence[int] = SEEDS, budget: int = BUDGET) -> dict[str, li
             "unchecked": [_branch_row(s, budget, False) for s in seeds]}
 
 
-
-
 @dataclass(frozen=True)
 class Crash:
     """A shape on which a program's chosen config cannot launch.
@@ -112,9 +109,6 @@ def crashes(program: Program, shapes: Sequence[shapes_lib.Shape]) -> list[Crash]
         if reason is not None:
             found.append(Crash(shape, branch_line(program, index), config_source(config), reason))
     return found
-
-
-
 
 
 def clear_caches() -> None:

@@ -13,7 +13,6 @@ from toyhw.evolve.llm import target_weights
 from toyhw.evolve.loop import check_budget, evolve
 
 
-
 @dataclass(frozen=True)
 class Targeting:
     """Demo 2: which shapes the two feedback keys point at, after `budget` programs of the full method.
@@ -76,9 +75,6 @@ def _targeting(seed: int, budget: int) -> Targeting:
     return Targeting(seed, budget, rows, sum(not known_improvement(r.vs_best) for r in rows),
                      {"roofline": _share(rows, "vs_roofline"), "best": _share(rows, "vs_best")}, by_roof, by_best,
                      overlap)
-
-
-
 
 
 def clear_caches() -> None:
