@@ -1,7 +1,7 @@
 """No stored text output wider than a projector's line: 110 columns (display width, a CJK character counts two).
 
 Counted: printed streams, and text results that have no rich sibling (an HTML table or a figure shows instead of its
-plain-text fallback).
+plain-text fallback) and are no widget's repr (the live panel shows instead).
 """
 from __future__ import annotations
 
@@ -18,6 +18,10 @@ RICH = {"text/html", "image/png", "image/svg+xml", "application/vnd.jupyter.widg
 
 
 def text_lines(output: dict) -> list[str]:
+    from website.notebook_view import is_widget_output
+
+    if is_widget_output(output):  # a live panel shows instead of its repr (and the site drops the stored repr)
+        return []
     if output.get("output_type") == "stream":
         return source({"source": output.get("text", "")}).splitlines()
     data = output.get("data", {})
@@ -30,6 +34,7 @@ def test_text_lines_counts_only_what_is_shown():
     wide = "x" * 200
     assert text_lines({"output_type": "stream", "text": wide}) == [wide]
     assert text_lines({"output_type": "execute_result", "data": {"text/plain": wide, "text/html": "<p/>"}}) == []
+    assert text_lines({"output_type": "execute_result", "data": {"text/plain": f"VBox(children=({wide}"}}) == []
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
