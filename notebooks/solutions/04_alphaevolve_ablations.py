@@ -3,7 +3,10 @@
 Each section below replaces its exercise's stub cell (it defines the same names) and imports what it uses, so it runs
 on its own in a fresh kernel; the notebook's check cell then passes. CI runs every section against its check
 (tests/test_exercises.py), and tests/evolve/test_solutions_04.py checks what the notebook says about their results.
+Every section imports what it uses and stands alone, so imports follow code and repeat (ruff's E402 and F811 are off
+for this file).
 """
+# ruff: noqa: E402, F811
 
 # %% Exercise 1
 from collections.abc import Sequence

@@ -20,7 +20,7 @@ import numpy as np
 
 import notebook_text as nt
 from toyhw import data, metrics
-from toyhw.evolve import (ablations, branch_check, proposal_trace, solutions as evolve_solutions, solutions_06_08 as s68, tables, targeting, variants)
+from toyhw.evolve import (ablations, branch_check, proposal_trace, solutions_06_08 as s68, tables, targeting, variants)
 from toyhw.gemm import cost as gemm_cost, report as gemm_report, shapes as gemm_shapes, validate
 from toyhw.kernels import failures, knobs, solutions as kernel_solutions, study, tables as tables_k
 from prose.phrasing import holds as _holds, f2 as _f2, f3 as _f3, pct as _pct, value_range as _range, ordinal as _ordinal
@@ -451,7 +451,7 @@ def phrases() -> dict[str, str]:
     P["far_decode"] = (f"{len(stuck_decode)} of the {len(decode)} decode shapes are stuck too, and their best config "
                        f"reaches {_f2(min(reach))}-{_f2(max(reach))} of the roofline")
     # fb_worst3's focus (notebook 04, Exercise 3)
-    focus = evolve_solutions.focus_report()
+    focus = load_solution(NOTEBOOKS / "04_alphaevolve_ablations.ipynb").focus_report()  # notebook 04's Exercise 3
     ff, fw = focus.loc["full"], focus.loc["fb_worst3"]
 
     def spanf(frame, column, fmt=lambda x: f"{x:.1%}") -> str:
@@ -493,7 +493,7 @@ def phrases() -> dict[str, str]:
     found = validate.checks()
     P["validation"] = (f"{validate.geomean_error(found):.1%} off on average over the {len(found)} published timings "
                        "it is held against")
-    sweep14 = evolve_solutions.adoption_sweep()
+    sweep14 = load_solution(NOTEBOOKS / "04_alphaevolve_ablations.ipynb").adoption_sweep()  # notebook 04's Exercise 2
     P["adopt"] = _holds(list(sweep14["median"]) == sorted(sweep14["median"]),
                         f"medians {_f3(sweep14.loc[0.1, 'median'])}, {_f3(sweep14.loc[0.5, 'median'])} and "
                         f"{_f3(sweep14.loc[0.9, 'median'])} for `p_adopt` 0.1, 0.5 and 0.9")

@@ -10,10 +10,11 @@ import functools
 
 import numpy as np
 
-from toyhw.evolve import ablations, solutions as evolve_solutions, solutions_06_08 as solutions, targeting
+from toyhw.evolve import ablations, solutions_06_08 as solutions, targeting
 from toyhw.gemm import cost as gemm_cost
 from toyhw.gemm.time_table import shared_table
 from prose.phrasing import holds as _holds, pct as _pct, value_range as _range
+from exercise_cells import NOTEBOOKS, load_solution
 
 SEED, BUDGET = 0, 300
 SEEDS = ablations.SEEDS
@@ -136,7 +137,7 @@ def quotes() -> list[str]:
     loop300, loop1000 = _in_loop(300), _in_loop(1000)
     by_budget = solutions.stuck_share_by_budget()
     far_frame = solutions.far_from_roofline()
-    focus = evolve_solutions.focus_report()
+    focus = load_solution(NOTEBOOKS / "04_alphaevolve_ablations.ipynb").focus_report()  # notebook 04's Exercise 3
     layers = far_frame["shape"].str.rsplit(" M=", n=1).str[0].value_counts()
 
     return [

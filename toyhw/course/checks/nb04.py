@@ -50,24 +50,32 @@ def _frame(what: str, value: Any, columns: Sequence[str]) -> Verdict | None:
 def _close(what: str, frame: pd.DataFrame, expected: dict, column: str, tolerance: float) -> Verdict | None:
     """Return a failed verdict naming the first row of `frame[column]` off `expected` (row -> value) by > tolerance."""
     for row, want in expected.items():
-        if row not in frame.index:
+        try:
+            got = frame.loc[row, column] if row in frame.index else None
+        except Exception as error:  # an index the student built in some other shape: say so, do not raise
+            return failed(f"{what}'s frame cannot be read at {row!r}: {type(error).__name__}")
+        if got is None:
             return failed(f"{what}'s frame has no row {row!r}")
-        got = frame.loc[row, column]
-        if not isinstance(got, (int, float, np.number)) or not abs(float(got) - want) <= tolerance:
+        if isinstance(got, (bool, np.bool_)) or not isinstance(got, (int, float, np.number)) \
+                or not abs(float(got) - want) <= tolerance:
             return failed(f"{what}: {column} at {row!r} is {got!r}, the pack's is {want:.4f}")
     return None
 
 
 def _flag(name: str, value: Any, expected: Any, hint: str) -> Verdict | None:
-    """Return a failed verdict unless the student's answer `value` is `expected`."""
+    """Return a failed verdict unless the student's answer `value` is `expected` (a bool or a variant's name)."""
     if value is None:
         return failed(f"{name} is still None: {hint}")
-    return None if value == expected else failed(f"{name} = {value!r} does not match the numbers: {hint}")
+    if isinstance(value, (np.bool_, np.str_)):  # numpy's own True or string counts as the plain one
+        value = value.item()
+    if type(value) is not type(expected) or value != expected:
+        return failed(f"{name} = {value!r} does not match the numbers: {hint}")
+    return None
 
 
 def exercise_1(ablation_gap: Callable[[], pd.DataFrame], gap_grows: Any) -> Verdict:
     """The gap between `full` and `small_llm` on seeds 10-14 at 100-2000 programs, and whether it grows."""
-    frame, error = attempt("ablation_gap()", ablation_gap)
+    frame, error = attempt("ablation_gap", ablation_gap)
     if error is not None:
         return error
     study = ablations.ablation_study(["full", "small_llm"], GAP_SEEDS, GAP_BUDGET)
@@ -76,12 +84,14 @@ def exercise_1(ablation_gap: Callable[[], pd.DataFrame], gap_grows: Any) -> Verd
     error = _first(lambda: _frame("ablation_gap()", frame, ("gap",)),
                    lambda: _close("ablation_gap()", frame, gaps, "gap", TOLERANCE),
                    lambda: _flag("gap_grows", gap_grows, grows, "read the gap column from 100 to 2000 programs"))
-    return error or passed(f"the gap grows from {gaps[100]:.3f} after 100 programs to {gaps[2000]:.3f} after 2000")
+    if error is not None:
+        return error
+    return passed(f"the gap grows from {gaps[100]:.3f} after 100 programs to {gaps[2000]:.3f} after 2000")
 
 
 def exercise_2(adoption_sweep: Callable[[], pd.DataFrame], adopting_helps: Any) -> Verdict:
     """The full method's median final score with MockLLM(p_adopt=p), p = 0.1, 0.5, 0.9, and whether adopting helps."""
-    frame, error = attempt("adoption_sweep()", adoption_sweep)
+    frame, error = attempt("adoption_sweep", adoption_sweep)
     if error is not None:
         return error
     ctx = ablations.context()
@@ -93,7 +103,9 @@ def exercise_2(adoption_sweep: Callable[[], pd.DataFrame], adopting_helps: Any) 
                    lambda: _close("adoption_sweep()", frame, medians, "median", TOLERANCE),
                    lambda: _flag("adopting_helps", adopting_helps, helps, "compare the medians from 0.1 to 0.9"))
     shown = ", ".join(f"{medians[p]:.3f}" for p in P_ADOPTS)
-    return error or passed(f"medians {shown} for p_adopt 0.1, 0.5, 0.9: adopting more often helps here")
+    if error is not None:
+        return error
+    return passed(f"medians {shown} for p_adopt 0.1, 0.5, 0.9: adopting more often helps here")
 
 
 def _focus(variant: str, seed: int) -> dict[str, float]:
@@ -107,7 +119,7 @@ def _focus(variant: str, seed: int) -> dict[str, float]:
 
 def exercise_3(focus_report: Callable[[], pd.DataFrame]) -> Verdict:
     """Per variant and seed: shapes targeted, share with a faster config seen, share of children beating the parent."""
-    frame, error = attempt("focus_report()", focus_report)
+    frame, error = attempt("focus_report", focus_report)
     if error is not None:
         return error
     error = _frame("focus_report()", frame, FOCUS_COLUMNS)
@@ -125,7 +137,7 @@ def exercise_3(focus_report: Callable[[], pd.DataFrame]) -> Verdict:
 def exercise_4(new_shape_scores: Callable[[AblationStudy], pd.DataFrame], study: AblationStudy,
                best_on_new_shapes: Any) -> Verdict:
     """Each variant's median score on the 100 new shapes, and the variant with the best median there."""
-    frame, error = attempt("new_shape_scores(study)", lambda: new_shape_scores(study))
+    frame, error = attempt("new_shape_scores", lambda: new_shape_scores(study))
     if error is not None:
         return error
     column = "new shapes (median)"
@@ -136,7 +148,9 @@ def exercise_4(new_shape_scores: Callable[[AblationStudy], pd.DataFrame], study:
     error = _first(lambda: _frame("new_shape_scores(study)", frame, (column,)),
                    lambda: _close("new_shape_scores(study)", frame, medians, column, TOLERANCE),
                    lambda: _flag("best_on_new_shapes", best_on_new_shapes, best, 'give a variant\'s name, e.g. "full"'))
-    return error or passed(f"{best} has the best median on the new shapes ({medians[best]:.3f})")
+    if error is not None:
+        return error
+    return passed(f"{best} has the best median on the new shapes ({medians[best]:.3f})")
 
 
 def best_m_only_score() -> float:
@@ -154,7 +168,7 @@ def best_m_only_score() -> float:
 
 def exercise_5(best_m_only_program: Callable[[], Program]) -> Verdict:
     """The best rule list that tests M alone: tests only M, and reaches the best M-only training score."""
-    program, error = attempt("best_m_only_program()", best_m_only_program)
+    program, error = attempt("best_m_only_program", best_m_only_program)
     if error is not None:
         return error
     if not isinstance(program, Program):
