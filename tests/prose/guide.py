@@ -25,6 +25,7 @@ from toyhw.gemm import cost as gemm_cost, report as gemm_report, shapes as gemm_
 from toyhw.kernels import failures, knobs, solutions as kernel_solutions, study, tables as tables_k
 from prose.phrasing import holds as _holds, f2 as _f2, f3 as _f3, pct as _pct, value_range as _range, ordinal as _ordinal
 from prose.study_figures import study_figures
+from solution_files import load_solution
 from prose import guide_hub  # section 6, a class on one server: its figures are benchmarks/hub.json's
 
 SEED, N = study.LECTURE_TASK_SEED, study.LECTURE_N_TASKS
@@ -402,7 +403,8 @@ def phrases() -> dict[str, str]:
                           f"programs, {_range(roof[1000])} against {_range(best[1000])} after 1000")
     P["weights_budget"] = _holds(all(g1 < g0 for g0, g1 in zip(gaps_w[300], gaps_w[1000])),
                                  "the gap between the two shrinks from 300 to 1000 programs on every seed")
-    loop300, loop1000 = s68.stuck_target_shares(budget=300), s68.stuck_target_shares(budget=1000)
+    nb06 = load_solution("06")
+    loop300, loop1000 = nb06.stuck_target_shares(budget=300), nb06.stuck_target_shares(budget=1000)
     P["runs300"] = _holds(all(loop300.loc["fb_roofline", c] > loop300.loc["full", c] for c in loop300.columns),
                           f"over the first 300 proposals of real runs, {_range(loop300.loc['fb_roofline'])} of "
                           f"`fb_roofline`'s targets are stuck for their parent against "
