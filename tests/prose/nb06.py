@@ -50,6 +50,8 @@ NOT_RESULTS = [
     "* `vs_roofline` measures distance to a bound",
     "* A real LLM has no fixed rule for reading feedback",
     "Each run is the same as `ablations.run_one`'s",
+    "The observer only watches: the run is the one behind notebook 04's curves.",  # what the loop's observer is
+    "The check recomputes every row.",            # what Exercise 2's check does
     "Which training shapes does the oracle leave below 0.6 of their roofline",
     "Ouyang et al. *KernelBench: Can LLMs Write Efficient GPU Kernels?*",
     "*H100 Tensor Core GPU datasheet* and *DGX B200 datasheet*",
@@ -71,6 +73,7 @@ PARAMETERS = [
     "over the first 300 proposals of seeds 0-4",
     "on seed 0 at 300 programs",                   # Exercise 1's check, then its whole question
     "Then compare the four variants on seeds 0-4.",
+    "[solutions/06_using_feedback.py](solutions/06_using_feedback.py)",  # the exercises' link to the solution file
     "With `budget=1000`",
     "the five shapes with the lowest `vs_roofline`; right, the five",
     "below 0.6 of their roofline",                 # Exercise 3's threshold
