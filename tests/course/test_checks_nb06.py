@@ -7,14 +7,14 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from solution_files import load_solution
+from exercise_cells import NOTEBOOKS, load_solution
 from toyhw.course.check import Verdict
 from toyhw.course.checks import nb06 as checks
 from toyhw.evolve import ablations, targeting, variants
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.loop import evolve
 
-S = load_solution("06")
+S = load_solution(NOTEBOOKS / "06_using_feedback.ipynb")
 SOLVED = {1: S.stuck_target_share, 2: S.stuck_share_by_budget, 3: S.far_from_roofline, 4: S.decode_reach_by_gpu}
 
 

@@ -20,12 +20,12 @@ import numpy as np
 
 import notebook_text as nt
 from toyhw import data, metrics
-from toyhw.evolve import (ablations, branch_check, proposal_trace, solutions as evolve_solutions, solutions_06_08 as s68, tables, targeting, variants)
+from toyhw.evolve import (ablations, branch_check, proposal_trace, solutions as evolve_solutions, tables, targeting, variants)
 from toyhw.gemm import cost as gemm_cost, report as gemm_report, shapes as gemm_shapes, validate
 from toyhw.kernels import failures, knobs, solutions as kernel_solutions, study, tables as tables_k
 from prose.phrasing import holds as _holds, f2 as _f2, f3 as _f3, pct as _pct, value_range as _range, ordinal as _ordinal
 from prose.study_figures import study_figures
-from solution_files import load_solution
+from exercise_cells import NOTEBOOKS, load_solution
 from prose import guide_hub  # section 6, a class on one server: its figures are benchmarks/hub.json's
 
 SEED, N = study.LECTURE_TASK_SEED, study.LECTURE_N_TASKS
@@ -339,7 +339,7 @@ def phrases() -> dict[str, str]:
                             f"`no_cascade` ends at {_f3(med['no_cascade'])}, above full's seed spread (its lowest "
                             "seed, "
                             f"{_f3(final['no_cascade'].min())}, is inside it)")
-    savings = s68.cascade_savings()
+    savings = load_solution(NOTEBOOKS / "08_appendix_cost_and_scale.ipynb").cascade_savings()  # notebook 08's Exercise 1
     trace = proposal_trace.trace("full", 0, ablations.BUDGET)
     cut = sum(1 for s in trace.steps if s.status == "cascade")
     saved = sum(len(ctx.train) - s.runs for s in trace.steps if s.status == "cascade")
@@ -403,7 +403,7 @@ def phrases() -> dict[str, str]:
                           f"programs, {_range(roof[1000])} against {_range(best[1000])} after 1000")
     P["weights_budget"] = _holds(all(g1 < g0 for g0, g1 in zip(gaps_w[300], gaps_w[1000])),
                                  "the gap between the two shrinks from 300 to 1000 programs on every seed")
-    nb06 = load_solution("06")
+    nb06 = load_solution(NOTEBOOKS / "06_using_feedback.ipynb")  # notebook 06's Exercise 1
     loop300, loop1000 = nb06.stuck_target_shares(budget=300), nb06.stuck_target_shares(budget=1000)
     P["runs300"] = _holds(all(loop300.loc["fb_roofline", c] > loop300.loc["full", c] for c in loop300.columns),
                           f"over the first 300 proposals of real runs, {_range(loop300.loc['fb_roofline'])} of "

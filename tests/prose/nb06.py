@@ -14,9 +14,9 @@ from toyhw.evolve import ablations, feedback_tables, solutions as evolve_solutio
 from toyhw.gemm import cost as gemm_cost
 from toyhw.gemm.time_table import shared_table
 from prose.phrasing import holds as _holds, pct as _pct, value_range as _range
-from solution_files import load_solution
+from exercise_cells import NOTEBOOKS, load_solution
 
-solutions = load_solution("06")
+solutions = load_solution(NOTEBOOKS / "06_using_feedback.ipynb")
 
 SEED, BUDGET = 0, 300
 SEEDS = ablations.SEEDS

@@ -33,7 +33,7 @@ The experiments
 21. `sweep`          — grids of runs through any `concurrent.futures.Executor` (processes, Dask);
 22. `scaling`        — measured cost against budget, seeds, variants and processes;
 23. `solutions`      — reference solutions of the exercises of notebooks 04 and 05 (one block per notebook);
-24. `solutions_06_08` — reference solutions of the exercises of notebooks 06-08.
+    notebooks 06-08's live beside the notebooks, in notebooks/solutions/.
 
 Depends on the GEMM model (toyhw.gemm) and the shared modules; never on lecture 10 (toyhw.kernels).
 """
