@@ -15,7 +15,8 @@ import matplotlib
 matplotlib.use("Agg")
 
 from timing import median_seconds  # noqa: E402  (benchmarks/ is on sys.path when a script here runs)
-from toyhw.evolve import ablations, branch_check, targeting, variants  # noqa: E402
+from toyhw.evolve.experiments import ablations, branch_check, targeting  # noqa: E402
+from toyhw.evolve import variants
 
 
 def clear_caches() -> None:

@@ -9,7 +9,7 @@ import argparse
 
 from timing import median_seconds  # noqa: E402  (benchmarks/ is on sys.path when a script here runs)
 from toyhw.evolve.programs import expert_program, render
-from toyhw.evolve.replies import MAX_REPLY_CHARS, as_diff, read_reply
+from toyhw.evolve.bridge.replies import MAX_REPLY_CHARS, as_diff, read_reply
 
 
 def _fill(unit: str) -> str:

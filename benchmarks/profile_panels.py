@@ -57,7 +57,7 @@ from matplotlib.layout_engine import ConstrainedLayoutEngine  # noqa: E402
 
 import results_md  # noqa: E402 - benchmarks/ is sys.path[0] when this script runs
 from toyhw import metrics  # noqa: E402
-from toyhw.evolve import ablations, branch_check, targeting  # noqa: E402
+from toyhw.evolve.experiments import ablations, branch_check, targeting  # noqa: E402
 from toyhw.gemm import config as gemm_config, cost as gemm_cost, expert, shapes  # noqa: E402
 from toyhw.gemm.time_table import TimeTable  # noqa: E402
 from toyhw.kernels import knobs, study  # noqa: E402

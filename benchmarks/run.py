@@ -59,7 +59,8 @@ def _peak_mb(who: int) -> float:
 
 def _ablation_child(workers: int) -> dict:
     """Run the full ablation grid with `workers` processes (1 = serially here); return time, memory and a digest."""
-    from toyhw.evolve import programs, sweep, variants
+    from toyhw.evolve import programs, variants
+    from toyhw.evolve.experiments import sweep
 
     start = time.perf_counter()
     results = sweep.run_grid(sweep.grid(variants.LECTURE_VARIANTS, range(5), [1000]), workers=workers)
@@ -124,7 +125,7 @@ def evolve_rows() -> list[Row]:
     """Return one evolve run of the full variant (1000 programs), caches cleared before each repeat."""
     import bench_ablations
     from timing import median_seconds
-    from toyhw.evolve import ablations
+    from toyhw.evolve.experiments import ablations
 
     ablations.context()
     return [("one evolve run (full, seed 0, 1000 programs), in process (median of 5)",

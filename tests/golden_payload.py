@@ -52,7 +52,8 @@ def _cli_text(command: str, **options: Any) -> str:
 
 def payload() -> dict:
     """Return the golden payload of this process's toyhw (every variant x seeds 0-4 x 1000 programs, demos 2 and 3)."""
-    from toyhw.evolve import ablations, branch_check, targeting, variants
+    from toyhw.evolve.experiments import ablations, branch_check, targeting
+    from toyhw.evolve import variants
     from toyhw.evolve.programs import render
 
     names = variants.available()

@@ -14,7 +14,9 @@ from typing import Callable
 
 from matplotlib.figure import Figure
 
-from toyhw.evolve import ablations, branch_check, loop_tables, proposal_trace, prompt_view, scaling, targeting, variants
+from toyhw.evolve.experiments import ablations, branch_check, targeting
+from toyhw.course import loop_tables, proposal_trace, prompt_view, scaling
+from toyhw.evolve import variants
 from toyhw.gemm import expert, gpu, shapes, validate
 from toyhw.gemm.config import GemmConfig
 from toyhw.gemm.time_table import shared_table

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from toyhw import cpus
-from toyhw.evolve import sweep
+from toyhw.evolve.experiments import sweep
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -109,7 +109,7 @@ def test_the_sweep_sizes_its_default_pool_from_here(monkeypatch):
 # Run in a fresh process: the sweep's default pool, with process pools made to fail, over a 2-job study.
 STUDY_ON_ONE_CPU = """
 import concurrent.futures
-from toyhw.evolve import sweep
+from toyhw.evolve.experiments import sweep
 
 class NoPool:
     def __init__(self, *args, **kwargs):

@@ -15,12 +15,12 @@ def test_there_are_notebooks():
     assert NOTEBOOKS, "notebooks/ holds no notebook"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.relative_to(ROOT / "notebooks").as_posix() for p in NOTEBOOKS])
 def test_stored_as_one_clean_run(path):
     assert notebook_tools.problems(path) == []
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.relative_to(ROOT / "notebooks").as_posix() for p in NOTEBOOKS])
 def test_widget_cells_are_marked_for_nbval(path):
     import nbformat
 

@@ -16,7 +16,7 @@ import numpy as np
 import PIL.Image
 import pytest
 
-from toyhw.evolve import ablations, sweep
+from toyhw.evolve.experiments import ablations, sweep
 from toyhw.gemm import expert, shapes
 from toyhw.gemm.config import GemmConfig
 from toyhw.kernels import study

@@ -23,8 +23,9 @@ from matplotlib.figure import Figure  # noqa: E402
 import plot_checks as checks  # noqa: E402
 import toyhw.plots  # noqa: E402
 from plot_builders import BUILDERS, MORE, PANEL_FIGURES, figure_of  # noqa: E402
-from toyhw.evolve import ablations, variants  # noqa: E402
-from toyhw.evolve.prompt import PART_NAMES  # noqa: E402
+from toyhw.evolve.experiments import ablations  # noqa: E402
+from toyhw.evolve import variants
+from toyhw.evolve.bridge.prompt import PART_NAMES  # noqa: E402
 from toyhw.gemm.gpu import gpu_names  # noqa: E402
 from toyhw.gemm.shapes import LAYERS, NEW_LAYERS  # noqa: E402
 from toyhw.kernels.proposers import PROPOSERS  # noqa: E402
@@ -142,7 +143,7 @@ def test_the_target_weights_plot_is_labelled_for_the_weights_it_draws():
     (where a run's proposals went is another count: notebook 06's Exercise 1)."""
     import numpy as np
 
-    from toyhw.evolve import targeting
+    from toyhw.evolve.experiments import targeting
 
     fig = figure("target_weights")
     ax = fig.axes[0]

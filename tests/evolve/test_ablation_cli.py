@@ -15,7 +15,7 @@ import pytest
 
 import interrupt
 from toyhw import cli
-from toyhw.evolve import branch_check, targeting
+from toyhw.evolve.experiments import branch_check, targeting
 
 
 def run_json(capsys, *args):

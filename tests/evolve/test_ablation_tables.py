@@ -2,7 +2,9 @@
 import numpy as np
 import pytest
 
-from toyhw.evolve import ablations, proposal_trace, tables, variants
+from toyhw.evolve.experiments import ablations
+from toyhw.course import proposal_trace, evolve_tables as tables
+from toyhw.evolve import variants
 
 
 @pytest.fixture(scope="module")

@@ -14,11 +14,11 @@ pytest.importorskip("openai")
 
 from scripted_server import ScriptedServer  # noqa: E402
 
-from toyhw.evolve import ablations  # noqa: E402
-from toyhw.evolve.chat import ChatLLM, ReplayError, ReplayLLM  # noqa: E402
-from toyhw.evolve.chatlog import read_log  # noqa: E402
-from toyhw.evolve.endpoint import ChatClient, Endpoint, EndpointUnavailable  # noqa: E402
-from toyhw.evolve.prompt import settings_for  # noqa: E402
+from toyhw.evolve.experiments import ablations  # noqa: E402
+from toyhw.evolve.bridge.chat import ChatLLM, ReplayError, ReplayLLM  # noqa: E402
+from toyhw.evolve.bridge.chatlog import read_log  # noqa: E402
+from toyhw.evolve.bridge.endpoint import ChatClient, Endpoint, EndpointUnavailable  # noqa: E402
+from toyhw.evolve.bridge.prompt import settings_for  # noqa: E402
 
 SPLIT_K_DECODE = ("Split-K for the smallest decode shapes.\n<<<<<<< SEARCH\n    if M <= 16:\n=======\n"
                   "    if M <= 2:\n"

@@ -8,7 +8,7 @@ import pytest
 from toyhw import libm
 from toyhw.gemm import expert
 from toyhw.evolve import evaluator as evaluator_module
-from toyhw.evolve.ablations import context
+from toyhw.evolve.experiments.ablations import context
 from toyhw.evolve.config import EvolveConfig
 from toyhw.evolve.evaluator import Evaluator, geomean_speedup, oracle_speedup
 from toyhw.evolve.shape_times import ShapeTimes

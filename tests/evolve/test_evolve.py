@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from toyhw.evolve.ablations import context
+from toyhw.evolve.experiments.ablations import context
 from toyhw.evolve.config import EvolveConfig
 from toyhw.evolve.database import Database, Entry
 from toyhw.evolve.evaluator import Evaluator, geomean_speedup
@@ -80,14 +80,14 @@ def test_same_seed_same_run_other_seed_other_run():
 
 
 def test_same_history_in_a_fresh_process_with_another_hash_seed():
-    code = ("import json; from toyhw.evolve.ablations import run_one; r = run_one('full', 2, 150); "
+    code = ("import json; from toyhw.evolve.experiments.ablations import run_one; r = run_one('full', 2, 150); "
             "print(json.dumps([r.history, r.kernel_runs]))")
     outs = []
     for hash_seed in ("1", "12345"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
         outs.append(json.loads(proc.stdout))
-    from toyhw.evolve.ablations import run_one
+    from toyhw.evolve.experiments.ablations import run_one
     here = run_one("full", 2, 150)
     assert outs[0] == outs[1] == [list(here.history), here.kernel_runs]
 

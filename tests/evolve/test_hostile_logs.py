@@ -120,7 +120,7 @@ def test_only_regular_files_are_replayed(tmp_path, capsys):
 
 
 def test_a_log_larger_than_any_run_writes_is_refused(tmp_path, capsys, monkeypatch):
-    from toyhw.evolve import chatlog
+    from toyhw.evolve.bridge import chatlog
     monkeypatch.setattr(chatlog, "MAX_LOG_BYTES", 1000)
     path = tmp_path / "big.jsonl"
     path.write_text("x" * 1001)
@@ -151,7 +151,7 @@ def test_a_log_whose_folder_vanishes_mid_run_keeps_the_calls_so_far(tmp_path, ca
     rescued = tmp_path / "tmp"
     rescued.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(rescued))
-    from toyhw.evolve import chat
+    from toyhw.evolve.bridge import chat
     step = chat.PromptedLLM.__call__
 
     def vanish_after_the_first(self, *args):
@@ -179,8 +179,8 @@ def test_no_traceback_for_any_of_these(recorded):
 
 def test_the_readme_quotes_the_limits_the_code_has():
     import pathlib
-    from toyhw.evolve.chatlog import LOG_PREFIX_CHARS, MAX_LOG_BYTES
-    from toyhw.evolve.replies import MAX_REPLY_CHARS
+    from toyhw.evolve.bridge.chatlog import LOG_PREFIX_CHARS, MAX_LOG_BYTES
+    from toyhw.evolve.bridge.replies import MAX_REPLY_CHARS
     readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("### A real model in the loop"):readme.index("### Sweeps")]
     assert f"longer than {MAX_REPLY_CHARS:,} characters" in section

@@ -15,12 +15,13 @@ from scripted_server import ScriptedServer, completion  # noqa: E402
 from test_chat import SPLIT_K_DECODE, _local_only, endpoint  # noqa: E402
 
 from toyhw import cli  # noqa: E402
-from toyhw.evolve import ablations  # noqa: E402
-from toyhw.evolve.chat import ChatLLM  # noqa: E402
-from toyhw.evolve.chatlog import read_log  # noqa: E402
-from toyhw.evolve.endpoint import MAX_BODY_BYTES, ChatClient, Endpoint, EndpointUnavailable, read_completion  # noqa
-from toyhw.evolve.prompt import settings_for  # noqa: E402
-from toyhw.evolve.replies import MAX_REPLY_CHARS  # noqa: E402
+from toyhw.evolve.experiments import ablations  # noqa: E402
+from toyhw.evolve.bridge.chat import ChatLLM  # noqa: E402
+from toyhw.evolve.bridge.chatlog import read_log  # noqa: E402
+from toyhw.evolve.bridge.endpoint import (  # noqa: E402
+    MAX_BODY_BYTES, ChatClient, Endpoint, EndpointUnavailable, read_completion)
+from toyhw.evolve.bridge.prompt import settings_for  # noqa: E402
+from toyhw.evolve.bridge.replies import MAX_REPLY_CHARS  # noqa: E402
 
 KEY = "sk-test-0123456789abcdef"
 MESSAGES = [{"role": "user", "content": "hi"}]
@@ -62,7 +63,7 @@ def test_an_endless_reply_is_refused_unread_and_the_log_stays_small(tmp_path):
     _, records = read_log(log)
     assert records[0]["oversized"] and records[0]["reply"] is None
     assert records[1]["reply_chars"] == MAX_REPLY_CHARS + 5 and len(records[1]["reply"]) < MAX_REPLY_CHARS
-    from toyhw.evolve.chat import ReplayLLM
+    from toyhw.evolve.bridge.chat import ReplayLLM
     replay = ReplayLLM(log)
     again = ablations.run_variant("full", 0, 2, replay)
     assert replay.failures == llm.failures and again.history == run.history
@@ -71,7 +72,7 @@ def test_an_endless_reply_is_refused_unread_and_the_log_stays_small(tmp_path):
 PEAK = textwrap.dedent("""
     import resource, sys
     sys.path.insert(0, sys.argv[2])
-    from toyhw.evolve.endpoint import ChatClient, Endpoint
+    from toyhw.evolve.bridge.endpoint import ChatClient, Endpoint
     reply = ChatClient(Endpoint(sys.argv[1], "m", timeout=60, attempts=1)).complete([{"role": "user", "content": "x"}])
     assert reply.oversized, reply
     print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)

@@ -2,8 +2,8 @@
 shape lists; each check runs before any cache or run."""
 import pytest
 
-from toyhw.evolve import ablations, branch_check, sweep, targeting
-from toyhw.evolve.ablations import context
+from toyhw.evolve.experiments import ablations, branch_check, sweep, targeting
+from toyhw.evolve.experiments.ablations import context
 from toyhw.evolve.config import EvolveConfig
 from toyhw.evolve.evaluator import Evaluator, geomean_speedup, oracle_speedup
 from toyhw.evolve.loop import evolve

@@ -4,7 +4,9 @@ import random
 import numpy as np
 import pytest
 
-from toyhw.evolve import ablations, evaluator as evaluator_lib, loop_tables, prompt_view, proposal_trace
+from toyhw.evolve.experiments import ablations
+from toyhw.evolve import evaluator as evaluator_lib
+from toyhw.course import loop_tables, prompt_view, proposal_trace
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.llm import MockLLM
 from toyhw.evolve.loop import evolve

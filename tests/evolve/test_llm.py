@@ -5,7 +5,7 @@ import re
 import numpy as np
 import pytest
 
-from toyhw.evolve.ablations import context
+from toyhw.evolve.experiments.ablations import context
 from toyhw.evolve.database import Entry
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.gemm.config import FIELDS, GemmConfig
@@ -369,3 +369,11 @@ def test_no_adoption_when_the_best_seen_config_is_the_one_already_there():
 def test_bad_settings_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
         MockLLM(**kwargs)
+
+
+def test_the_targets_draw_is_the_draw_rng_choices_makes():
+    from toyhw.evolve.llm import weighted_index
+
+    for seed in range(200):
+        weights = np.random.default_rng(seed).random(44) + 0.05
+        assert weighted_index(weights, random.Random(seed)) == random.Random(seed).choices(range(44), weights)[0]

@@ -54,7 +54,7 @@ def no_network(*args, **kwargs):
 socket.socket.connect = no_network
 socket.create_connection = no_network
 from toyhw import cli
-import toyhw.evolve.chat, toyhw.evolve.endpoint
+import toyhw.evolve.bridge.chat, toyhw.evolve.bridge.endpoint
 assert cli.main(["evolve", "--budget", "30", "--json"]) == 0
 assert cli.main(["prompt", "--step", "20", "--json"]) == 0
 assert cli.main(["ablations", "--seeds", "0", "--budget", "20", "--variants", "full", "--json"]) == 0

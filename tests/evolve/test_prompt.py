@@ -2,14 +2,14 @@
 import pytest
 
 from toyhw.evolve import variants
-from toyhw.evolve.ablations import context
+from toyhw.evolve.experiments.ablations import context
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.llm import FIXED_MIX
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import expert_program, render
-from toyhw.evolve.prompt import PART_NAMES, PromptSettings, estimate_tokens, render_prompt, settings_for
-from toyhw.evolve.prompt_view import prompt_at, record_step
-from toyhw.evolve.replies import read_reply
+from toyhw.evolve.bridge.prompt import PART_NAMES, PromptSettings, estimate_tokens, render_prompt, settings_for
+from toyhw.course.prompt_view import prompt_at, record_step
+from toyhw.evolve.bridge.replies import read_reply
 from toyhw.evolve.source import parse
 
 # Given the same parent, inspirations and feedback, the parts in which each variant's prompt differs from the full

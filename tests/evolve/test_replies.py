@@ -4,12 +4,12 @@ import re
 
 import pytest
 
-from toyhw.evolve import replies
-from toyhw.evolve.ablations import context
+from toyhw.evolve.bridge import replies
+from toyhw.evolve.experiments.ablations import context
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import Program, Rule, expert_program, render
-from toyhw.evolve.replies import MAX_REPLY_CHARS, as_diff, edit_kind, read_reply
+from toyhw.evolve.bridge.replies import MAX_REPLY_CHARS, as_diff, edit_kind, read_reply
 from toyhw.evolve.source import parse
 from toyhw.gemm.config import GemmConfig
 
@@ -149,7 +149,7 @@ DEGENERATE = {  # what a small model stuck until max_tokens writes
 }
 
 
-@pytest.mark.timeout(120)  # the patterns took hours on these, the scanners milliseconds (benchmarks/bench_replies.py)
+@pytest.mark.timeout(120)  # backtracking patterns take hours on these, the scanners milliseconds (benchmarks/bench_replies.py)
 @pytest.mark.parametrize("unit", list(DEGENERATE))
 def test_degenerate_replies_at_the_size_limit_are_read_in_one_pass(unit):
     text = unit * (MAX_REPLY_CHARS // len(unit))

@@ -1,6 +1,7 @@
 """The cost measurements: kernel runs are exact and additive; the parallel note claims only what was measured."""
-from toyhw.evolve import ablations, scaling
-from toyhw.evolve.scaling import CostPoint
+from toyhw.evolve.experiments import ablations
+from toyhw.course import scaling
+from toyhw.course.scaling import CostPoint
 
 
 def test_kernel_runs_are_deterministic_and_match_the_cached_runs():

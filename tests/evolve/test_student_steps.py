@@ -2,7 +2,7 @@
 and what is allowed, and what it is given cannot change the run."""
 import pytest
 
-from toyhw.evolve.ablations import context
+from toyhw.evolve.experiments.ablations import context
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.llm import MockLLM, Proposal
 from toyhw.evolve.loop import evolve

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from toyhw.evolve import ablations, sweep
+from toyhw.evolve.experiments import ablations, sweep
 
 JOBS = sweep.grid(["full", "small_llm", "no_evolution"], [0, 3], [120])
 

@@ -5,7 +5,8 @@ The findings must come out of the mechanisms; these tests pin them on seeds 10-1
 import numpy as np
 import pytest
 
-from toyhw.evolve import ablations, branch_check, targeting, variants
+from toyhw.evolve.experiments import ablations, branch_check, targeting
+from toyhw.evolve import variants
 from toyhw.evolve.evaluator import geomean_speedup
 from toyhw.evolve.programs import expert_program
 from toyhw.evolve.simplify import simplify

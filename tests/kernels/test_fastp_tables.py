@@ -1,6 +1,7 @@
 """Lecture 10's tables and computed sentences, and the exercise's reference solution."""
 from exercise_cells import NOTEBOOKS, load_solution
-from toyhw.kernels import study, tables as fastp_tables
+from toyhw.course import kernel_tables as fastp_tables
+from toyhw.kernels import study
 
 
 def test_kernelbench_table_sits_next_to_the_toys_matching_modes():

@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from toyhw.kernels import knobs, optimize, study, tables
+from toyhw.kernels import knobs, optimize, study
+from toyhw.course import kernel_tables as tables
 from toyhw.kernels.knobs import KernelConfig
 from toyhw.kernels.optimize import ProposerError
 
@@ -195,7 +196,7 @@ def test_sizes_beyond_what_a_class_needs_are_refused_naming_the_limit(call, mess
     ({"scalar": {5: {1.0: 0.5}}}, r"table\['scalar'\]\[5\] has no fast_p for p = 1.5"),
 ])
 def test_observations_and_frames_of_a_malformed_table_say_what_is_wrong(table, message):
-    from toyhw.kernels import tables
+    from toyhw.course import kernel_tables as tables
 
     with pytest.raises(ValueError, match=message):
         tables.observations(table)
@@ -204,7 +205,7 @@ def test_observations_and_frames_of_a_malformed_table_say_what_is_wrong(table, m
 
 
 def test_race_verdict_names_an_unknown_row_or_round_count():
-    from toyhw.kernels import tables
+    from toyhw.course import kernel_tables as tables
 
     table = {"scalar": {10: {1.0: 0.5}}, "mine": {10: {1.0: 0.5}}}
     with pytest.raises(ValueError, match="challenger = 'yours' is not a row of the table; rows: scalar, mine"):

@@ -2,7 +2,8 @@
 import ipywidgets as widgets
 import pytest
 
-from toyhw.kernels import knobs, proposers, race, study, tables
+from toyhw.kernels import knobs, proposers, race, study
+from toyhw.course import kernel_tables as tables
 from toyhw.panels import fastp as fastp_panels
 
 MODES = ["resample", "scalar", "explain", "suggest"]

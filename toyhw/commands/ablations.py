@@ -16,7 +16,8 @@ HELP = "mini AlphaEvolve ablations: variants x seeds, best score vs proposed pro
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the seeds, the budget, the variants and the worker processes."""
-    from toyhw.evolve import ablations, variants
+    from toyhw.evolve.experiments import ablations
+    from toyhw.evolve import variants
 
     options.seeds_and_budget(parser, list(ablations.SEEDS), ablations.BUDGET, "proposed programs per run")
     parser.add_argument("--variants", type=options.name_list("--variants", "variant", "full,small_llm"),
@@ -33,7 +34,7 @@ def _check_workers(name: str, workers: int) -> int:
 
 def run(args: argparse.Namespace) -> dict:
     """Return {"budget", "seeds", "oracle": {"train", "test"}, "variants": {name: {history, final, test, ...}}}."""
-    from toyhw.evolve import sweep
+    from toyhw.evolve.experiments import sweep
     from toyhw.i18n import t
 
     progress = sweep.terminal_progress(t("progress.evolution_runs")) if sys.stderr.isatty() else None
@@ -66,7 +67,7 @@ def render(result: dict) -> str:
     (padded by display width; variant names are the machine names in every language)."""
     import numpy as np
 
-    from toyhw.evolve import ablations
+    from toyhw.evolve.experiments import ablations
     from toyhw.i18n import t
     from toyhw.textwidth import column_width, pad
 

@@ -13,14 +13,14 @@ COLUMNS = ("seed", "added", "added_bad_branch", "db_size", "db_bad_branch", "cra
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the seeds and the budget."""
-    from toyhw.evolve import ablations
+    from toyhw.evolve.experiments import ablations
 
     options.seeds_and_budget(parser, list(ablations.SEEDS), ablations.BUDGET, "proposed programs per run")
 
 
 def run(args: argparse.Namespace) -> dict:
     """Return {"checked": [row per seed], "unchecked": [row per seed]}."""
-    from toyhw.evolve import branch_check
+    from toyhw.evolve.experiments import branch_check
 
     return {key: [r.as_dict() for r in rows] for key, rows in branch_check.branches(args.seeds, args.budget).items()}
 

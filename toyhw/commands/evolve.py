@@ -12,10 +12,11 @@ from typing import Optional
 
 from toyhw import checks
 from toyhw.commands import ablations as ablations_command, options
-from toyhw.evolve import ablations, variants
-from toyhw.evolve.chat import ChatLLM, PromptedLLM, ReplayError, ReplayLLM
-from toyhw.evolve.endpoint import Endpoint, EndpointUnavailable, shown
-from toyhw.evolve.prompt import ANSWER_FORMATS, settings_for
+from toyhw.evolve.experiments import ablations
+from toyhw.evolve import variants
+from toyhw.evolve.bridge.chat import ChatLLM, PromptedLLM, ReplayError, ReplayLLM
+from toyhw.evolve.bridge.endpoint import Endpoint, EndpointUnavailable, shown
+from toyhw.evolve.bridge.prompt import ANSWER_FORMATS, settings_for
 
 HELP = "one mini AlphaEvolve run: the mock LLM, a real model (--llm URL --model NAME) or a logged run (--replay F)"
 DEFAULTS = {"variant": "full", "seed": 0, "budget": 50}

@@ -5,7 +5,9 @@ import argparse
 
 from toyhw import checks
 from toyhw.commands import options
-from toyhw.evolve import prompt as prompt_lib, prompt_view, variants
+from toyhw.evolve.bridge import prompt as prompt_lib
+from toyhw.course import prompt_view
+from toyhw.evolve import variants
 
 HELP = "the prompt an AlphaEvolve-style system would send at one step of a run, and what the mock LLM did (lecture 14)"
 TOKEN_RULE = "estimated: words, 3-digit number chunks, line breaks and punctuation pairs; no tokenizer"

@@ -19,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> dict:
     """Return {"n_shapes", "n_stuck", "share_on_stuck": {"roofline", "best"}, "overlap_top5"}."""
-    from toyhw.evolve import targeting
+    from toyhw.evolve.experiments import targeting
 
     t = targeting.targeting(args.seed, args.budget)
     return {"n_shapes": len(t.rows), "n_stuck": t.n_stuck, "share_on_stuck": dict(t.share_on_stuck),
@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> dict:
 
 def render(result: dict) -> str:
     """Return the demo's summary lines."""
-    from toyhw.evolve import targeting
+    from toyhw.evolve.experiments import targeting
     from toyhw.i18n import t
 
     share = result["share_on_stuck"]

@@ -68,7 +68,7 @@ def suggest(M: int, N: int, K: int, rng: random.Random) -> tuple[GemmConfig, str
 def as_text() -> str:
     """Return the knowledge `suggest` draws from, as the lines a prompt gives a model with kernel knowledge.
 
-    Why here: the prompt (toyhw.evolve.prompt) must say what the mock knows, no more and no less; written beside
+    Why here: the prompt (toyhw.evolve.bridge.prompt) must say what the mock knows, no more and no less; written beside
     `suggest`, a change to one is in view of the other.
     """
     return "\n".join([

@@ -102,16 +102,19 @@ class ProgramWithTimes(Protocol):
     times: np.ndarray
 
 
-Entry = ProgramWithTimes
-"""The name toyhw.evolve.chat imports (its import moves to ProgramWithTimes with the LLM side's subpackage)."""
-
-
 def target_weights(ratio) -> np.ndarray:
     """Return each shape's weight as the target: 1/ratio - 1 + TARGET_FLOOR.
 
     A shape far from its reference (a small ratio) is heavy; one at it keeps the floor.
     """
     return 1.0 / np.asarray(ratio, dtype=float) - 1.0 + TARGET_FLOOR
+
+
+def weighted_index(weights: np.ndarray, rng: random.Random) -> int:
+    """Return an index drawn with chance weights[i] / sum(weights), from one `rng.random()` (the draw `rng.choices`
+    makes, on a numpy array)."""
+    cumulative = np.cumsum(weights)
+    return min(int(cumulative.searchsorted(rng.random() * cumulative[-1], side="right")), len(cumulative) - 1)
 
 
 def target_shares(ratio) -> np.ndarray:
@@ -196,8 +199,7 @@ class MockLLM:
         if self.focus == "worst3":
             worst = np.argsort(ratio, kind="stable")[:3]
             return int(worst[rng.randrange(len(worst))])
-        weights = target_weights(ratio).cumsum()
-        return min(int(weights.searchsorted(rng.random() * weights[-1], side="right")), n - 1)
+        return weighted_index(target_weights(ratio), rng)
 
     def _operator(self, feedback: Feedback, rng: random.Random, can_borrow: bool) -> str:
         weights = edit_weights(feedback.mix, self.knowledge, self.new_rules, can_borrow)

@@ -134,5 +134,3 @@ def speedups_after(tasks: list[Task], rounds: int, proposer: ProposerLike) -> li
     check_rounds(rounds)
     name, propose = resolve_proposer(proposer)
     return [_optimize(t, rounds, name, propose, optimization_rng(i, rounds))[0] for i, t in enumerate(tasks)]
-
-

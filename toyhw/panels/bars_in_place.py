@@ -70,7 +70,7 @@ def _set_data_limits(ax: Axes, bars: Sequence[BarContainer], spans: Sequence[Rec
     """Set the data limits of `ax` to those of its bars (x and y) and spans (along the categories only: across, an
     axvspan's or axhspan's extent is in Axes coordinates).
 
-    Why not `ax.relim()`: it walks every patch's path through a composed transform, some 0.3 ms a patch. For
+    Why not `ax.relim()`: it walks every patch's path through a composed transform, slow on many bars. For
     rectangles the corners are x, x + width, y, y + height, the very numbers that walk finds.
     """
     xs = [v for c in bars for p in c for v in (p.get_x(), p.get_x() + p.get_width())]

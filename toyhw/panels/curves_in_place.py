@@ -14,7 +14,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.collections import FillBetweenPolyCollection
 
-from toyhw.evolve.ablations import AblationStudy
+from toyhw.evolve.experiments.ablations import AblationStudy
 
 
 def update_score_curves(ax: Axes, study: AblationStudy, chosen: Sequence[str], budget: int, n_seeds: int) -> bool:

@@ -14,7 +14,8 @@ from matplotlib.figure import Figure
 
 from toyhw.i18n import t
 from toyhw.checks import check_int
-from toyhw.evolve import ablations, branch_check, sweep, targeting, variants
+from toyhw.evolve.experiments import ablations, branch_check, sweep, targeting
+from toyhw.evolve import variants
 from toyhw.panels.common import connect, output_area, redraw
 from toyhw.panels.curves_in_place import update_score_curves
 from toyhw.panels.bars_in_place import update_bars
@@ -24,7 +25,7 @@ from toyhw.evolve.programs import render
 from toyhw.evolve.simplify import simplify
 from toyhw.evolve.source import static_check
 from toyhw.evolve.llm import target_shares
-from toyhw.evolve.targeting import STUCK
+from toyhw.evolve.experiments.targeting import STUCK
 
 
 _FULL_STUDY: list[ablations.AblationStudy] = []

@@ -132,8 +132,8 @@ class PanelRace:
     """The numbers of one feedback panel: `study.fastp_curves`'s, with each proposer function run once per round
     count for as long as the panel lives.
 
-    Why: `study` runs a student's function afresh on every call (it may read globals changed since), so every move of
-    p or of the selection reran it for each point of its curve (about 60 ms at 50 rounds and 200 tasks). Within one
+    Why: `study` runs a student's function afresh on every call (it may read globals changed since), so without this
+    every move of p or of the selection would rerun it for each point of its curve. Within one
     panel the function is fixed, so its speedups per round count are kept: at most one array of `n_tasks` floats per
     function and round count (the slider has 200), dropped with the panel. Built-in modes are cached by `study`.
     Run the panel's cell again to race a changed function (or one whose globals changed).

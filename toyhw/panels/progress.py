@@ -1,9 +1,9 @@
-"""A progress bar for long sweeps in notebooks (the terminal one is `toyhw.evolve.sweep.terminal_progress`)."""
+"""A progress bar for long sweeps in notebooks (the terminal one is `toyhw.evolve.experiments.sweep.terminal_progress`)."""
 from __future__ import annotations
 
 from IPython.display import Markdown, display
 
-from toyhw.evolve.sweep import Progress
+from toyhw.evolve.experiments.sweep import Progress
 from toyhw.i18n import N_, t
 
 LABELS = {"runs": N_("progress.runs"), "evolution runs": N_("progress.evolution_runs")}

@@ -7,12 +7,12 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 
-from toyhw.evolve.ablations import AblationStudy, headroom_share
-from toyhw.evolve.branch_check import BranchRow
+from toyhw.evolve.experiments.ablations import AblationStudy, headroom_share
+from toyhw.evolve.experiments.branch_check import BranchRow
 from toyhw.evolve.evaluator import ShapeFeedback
 from toyhw.evolve.llm import target_shares
-from toyhw.evolve.prompt import PART_NAMES
-from toyhw.evolve.targeting import STUCK
+from toyhw.evolve.bridge.prompt import PART_NAMES
+from toyhw.evolve.experiments.targeting import STUCK
 from toyhw.plots import style
 from toyhw.plots.lineage import lineage  # noqa: F401 - notebook 04 calls it from here
 from toyhw.plots.style import finish, legend_below, new_axes, variant_color
@@ -167,7 +167,7 @@ def branch_compare(unchecked: BranchRow, checked: BranchRow, ax: Optional[Axes] 
 def cascade_stage1(steps: Sequence, ax: Optional[Axes] = None) -> Axes:
     """Return each proposal's stage-1 score against its step, passed or cut by the cascade, with the bar it faced.
 
-    `steps` are toyhw.evolve.proposal_trace.Proposed records (of `proposal_trace.trace`); proposals the branch check
+    `steps` are toyhw.course.proposal_trace.Proposed records (of `proposal_trace.trace`); proposals the branch check
     rejected before stage 1 have no stage-1 score and are left out.
     """
     ax = new_axes(ax, figsize=(9.0, 4.2))

@@ -209,7 +209,7 @@ def breakdown_bars(table: TimeTable, shape: Shape, configs: dict[str, GemmConfig
         if not math.isfinite(cost.time_us):
             ax.text(0, y, f"  cannot launch ({gemm_config.problem_kind(cost.reason)})", va="center", fontsize="small")
             continue
-        main = cost.time_us - cost.launch_us - cost.fill_us - cost.reduction_us
+        main = cost.time_us - cost.fixed_us
         left = 0.0
         for part, value in (("launch", cost.launch_us), ("fill+drain", cost.fill_us), ("main", main),
                             ("split-K reduce", cost.reduction_us)):

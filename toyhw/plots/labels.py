@@ -1,7 +1,7 @@
 """Place short labels next to data points so that none overlaps another label, a point or the drawn lines.
 
 Why not matplotlib's own: annotate puts a label where it is told, and a fixed offset makes close points' labels
-collide (notebook 04's lineage had 20 steps, several a few proposals apart). This greedy placer tries, for each point
+collide (in notebook 04's lineage several steps are a few proposals apart). This greedy placer tries, for each point
 in turn, the spots around it from near to far and keeps the first that is free; a label moved away from its point gets
 a thin leader line, and a leader never crosses another leader or label. Positions are computed on the figure's final
 layout and stored as offsets in points, so they stay next to their points if the figure is redrawn.

@@ -27,7 +27,7 @@ def lineage(steps: Sequence[LineageStep], budget: int, ax: Optional[Axes] = None
     """Return the best program's ancestry: each ancestor's score at the proposal that created it.
 
     Every ancestor is a numbered marker (0 = the initial program, numbered like the rows of
-    toyhw.evolve.tables.lineage_frame), and the list below the plot gives each number's proposal and the LLM's whole
+    toyhw.course.evolve_tables.lineage_frame), and the list below the plot gives each number's proposal and the LLM's whole
     description of the change. Why numbers and a list: twenty descriptions of up to 170 characters cannot sit next to
     their points without covering each other.
     """

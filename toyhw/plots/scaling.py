@@ -5,7 +5,7 @@ from typing import Optional, Sequence
 
 from matplotlib.axes import Axes
 
-from toyhw.evolve.scaling import CostPoint
+from toyhw.course.scaling import CostPoint
 from toyhw.plots import style
 from toyhw.plots.style import COST_COLORS, finish, new_axes
 

@@ -20,7 +20,7 @@ from matplotlib.legend import Legend
 from matplotlib.ticker import MaxNLocator
 from matplotlib.transforms import ScaledTranslation
 
-from toyhw.evolve.prompt import PART_NAMES
+from toyhw.evolve.bridge.prompt import PART_NAMES
 from toyhw.gemm import config as gemm_config
 from toyhw.gemm.cost import SCHEDULES
 from toyhw.gemm.gpu import gpu_names
@@ -74,7 +74,7 @@ BRANCH_COUNT_COLORS: dict[str, str] = {"added_bad_branch": ORANGE, "db_bad_branc
                                        "crash_new_shapes": WINE}
 CASCADE_COLORS: dict[str, str] = {"passed": GREEN, "cut": VERMILLION}
 PART_COLORS: dict[str, str] = dict(zip(PART_NAMES, (BLUE, ORANGE, SKY, GREEN, VERMILLION, PURPLE, OLIVE, INDIGO)))
-"""One colour per prompt part (toyhw.evolve.prompt.PART_NAMES)."""
+"""One colour per prompt part (toyhw.evolve.bridge.prompt.PART_NAMES)."""
 
 TIME_PART_COLORS: dict[str, str] = {"launch": NEUTRALS["grey"], "fill+drain": SAND, "main": BLUE,
                                     "split-K reduce": VERMILLION}

@@ -1,0 +1,121 @@
+"""Demo 2 as tables: where the two feedback keys point, the share of the draw on stuck shapes, and why the stuck
+shapes stay far from the roofline (notebook 06). Observations are computed, never typed in."""
+from __future__ import annotations
+
+from typing import Sequence
+
+import pandas as pd
+
+from toyhw.evolve.experiments import ablations, targeting
+from toyhw.evolve.experiments.targeting import Targeting
+
+
+def targeting_frame(t: Targeting, digits: int = 3) -> pd.DataFrame:
+    """Return the top-5 shapes by vs_roofline next to the top-5 by vs_best, with whether each shape is stuck.
+
+    Ratios are shown with `digits` decimals: with two, a vs_best of 0.9499 (not stuck) and 0.9519 (stuck) would both
+    read 0.95, and the "stuck" column would seem to contradict the number next to it.
+    """
+    def stuck(r) -> str:
+        return "yes" if r.vs_best > targeting.STUCK else "no"
+
+    rows = []
+    for a, b in zip(t.top_roofline, t.top_best):
+        rows.append({"most to gain by roofline": a.shape.label(), "vs_roofline": f"{a.vs_roofline:.{digits}f}",
+                     "vs_best ": f"{a.vs_best:.{digits}f}", "stuck ": stuck(a),
+                     "most to gain by best seen": b.shape.label(), "vs_roofline ": f"{b.vs_roofline:.{digits}f}",
+                     "vs_best": f"{b.vs_best:.{digits}f}", "stuck": stuck(b)})
+    return pd.DataFrame(rows)
+
+
+def stuck_share_frame(seeds: Sequence[int] = ablations.SEEDS, budgets: Sequence[int] = (300, 1000)) -> pd.DataFrame:
+    """Return demo 2 for every seed and budget: stuck shapes, each weighting's share of the draw on them, the top 5s.
+
+    One row per (budget, seed), from `targeting.targeting`: how many training shapes are stuck, the share of the target
+    draw that roofline and best-seen weighting send to them, which share is larger, how many shapes the two top-5
+    lists share and how many of roofline's top 5 are stuck.
+    """
+    rows = []
+    for budget in budgets:
+        for seed in seeds:
+            t = targeting.targeting(seed, budget)
+            roof, best = t.share_on_stuck["roofline"], t.share_on_stuck["best"]
+            rows.append({"budget": budget, "seed": seed, "stuck shapes": f"{t.n_stuck} of {len(t.rows)}",
+                         "share on stuck, roofline": f"{roof:.0%}", "share on stuck, best seen": f"{best:.0%}",
+                         "larger": "roofline" if roof > best else "best seen" if best > roof else "equal",
+                         "top-5 lists share": t.overlap_top5,
+                         "roofline's top 5 stuck": sum(r.vs_best > targeting.STUCK for r in t.top_roofline)})
+    return pd.DataFrame(rows).set_index(["budget", "seed"])
+
+
+def stuck_frame(t: Targeting, table, limit: int = 6, max_m: int | None = None) -> pd.DataFrame:
+    """Return why the stuck shapes farthest from their roofline stay there: the oracle config's time, broken down.
+
+    For each stuck shape (vs_best > STUCK) with the lowest vs_roofline: the roofline, the best possible time (the
+    oracle), and the parts of it the roofline ignores - the launch and pipeline fill/drain latencies, split-K's
+    reduction, padding waste, and how many blocks there are for the 132 SMs. `max_m` keeps shapes with M <= max_m
+    (16: the decode shapes).
+    """
+    from toyhw.gemm import cost as gemm_cost
+
+    stuck = sorted((r for r in t.rows if r.vs_best > targeting.STUCK and (max_m is None or r.shape.M <= max_m)),
+                   key=lambda r: r.vs_roofline)[:limit]
+    rows = []
+    for r in stuck:
+        config, best = table.oracle(r.shape)
+        cost = gemm_cost.gemm_time(config, r.shape, table.gpu)
+        roof = table.roofline(r.shape)
+        rows.append({"shape": r.shape.label(), "vs_roofline now": f"{r.vs_roofline:.2f}",
+                     "roofline (us)": f"{roof:.1f}", "oracle (us)": f"{best:.1f}",
+                     "oracle vs_roofline": f"{roof / best:.2f}",
+                     "launch + fill (us)": f"{cost.launch_us + cost.fill_us:.1f}",
+                     "split-K reduction (us)": f"{cost.reduction_us:.1f}", "bound": cost.bound,
+                     "blocks": cost.blocks, "padding waste": f"{cost.padding_waste:.0%}",
+                     "oracle config": config.short()})
+    return pd.DataFrame(rows)
+
+
+def targeting_observations(t: Targeting, table) -> list[str]:
+    """Return observations on demo 2, computed from the per-shape feedback and the cost model's breakdown."""
+    from toyhw.gemm import cost as gemm_cost
+
+    share = t.share_on_stuck
+    n = len(t.rows)
+    notes = [f"{t.n_stuck} of {n} training shapes have no known improvement after {t.budget} programs (vs_best > "
+             f"{targeting.STUCK}). Drawing targets with weights 1/ratio - 1 + 0.05, roofline weighting gives them "
+             f"{share['roofline']:.0%} of one program's target draw, best-seen weighting {share['best']:.0%}."]
+    stuck_top = [r for r in t.top_roofline if r.vs_best > targeting.STUCK]
+    notes.append(f"The two top-5 lists share {t.overlap_top5} shape(s). Of roofline's top 5, {len(stuck_top)} "
+                 + ("are" if len(stuck_top) != 1 else "is") + " already at the best config seen"
+                 + (f" ({', '.join(r.shape.label() for r in stuck_top)})" if stuck_top else "") + ".")
+    gaps = []
+    for r in sorted((r for r in t.rows if r.vs_best > targeting.STUCK), key=lambda r: r.vs_roofline)[:3]:
+        config, best = table.oracle(r.shape)
+        cost = gemm_cost.gemm_time(config, r.shape, table.gpu)
+        fixed = cost.fixed_us
+        gaps.append(f"{r.shape.label()}: even the oracle reaches only {table.roofline(r.shape) / best:.2f} of the "
+                    f"roofline; launch, pipeline fill/drain and split-K reduction take {fixed:.1f} of its "
+                    f"{best:.1f} us, and it is {cost.bound}-bound with {cost.blocks} blocks for "
+                    f"{table.gpu.sms} SMs")
+    decode = [r for r in t.rows if r.shape.M <= 16]
+    stuck_decode = [r for r in decode if r.vs_best > targeting.STUCK]
+    if stuck_decode:
+        fixed_share, reach, bounds, blocks = [], [], [], []
+        for r in stuck_decode:
+            config, best = table.oracle(r.shape)
+            cost = gemm_cost.gemm_time(config, r.shape, table.gpu)
+            fixed_share.append(cost.fixed_us / best)
+            reach.append(table.roofline(r.shape) / best)
+            bounds.append(cost.bound)
+            blocks.append(cost.blocks)
+        common = max(sorted(set(bounds)), key=bounds.count)
+        notes.append(f"{len(stuck_decode)} of the {len(decode)} decode shapes (M <= 16) are stuck. The best config "
+                     f"reaches {min(reach):.2f}-{max(reach):.2f} of their roofline: the fixed costs (launch, pipeline "
+                     f"fill/drain, split-K reduction) are {min(fixed_share):.0%}-{max(fixed_share):.0%} of the best "
+                     f"time; {bounds.count(common)} of them are {common}-bound, with {min(blocks)}-{max(blocks)} "
+                     f"blocks for {table.gpu.sms} SMs.")
+    if gaps:
+        notes.append("Why the stuck shapes farthest from the roofline stay there (the cost model's breakdown of the "
+                     "best config): " + "; ".join(gaps)
+                     + ". Distance to the roofline is not distance to a better config.")
+    return notes
