@@ -59,12 +59,13 @@ def test_known_improvement_has_one_meaning_in_notebooks_04_and_06():
     with the same definition and threshold, so the two shares add up to one on the same run."""
     import math
 
-    from toyhw.evolve import proposal_trace, solutions_06_08, targeting
+    from exercise_cells import NOTEBOOKS, load_solution
+    from toyhw.evolve import proposal_trace, targeting
 
     assert targeting.known_improvement(targeting.STUCK) and not targeting.known_improvement(targeting.STUCK + 1e-9)
     steps = proposal_trace.trace("fb_worst3", 0, 300).steps
     known = sum(s.known_improvement for s in steps) / len(steps)
-    stuck = solutions_06_08.stuck_target_shares(("fb_worst3",), (0,), 300).iloc[0, 0]
+    stuck = load_solution(NOTEBOOKS / "06_using_feedback.ipynb").stuck_target_shares(("fb_worst3",), (0,), 300).iloc[0, 0]
     assert math.isclose(known + stuck, 1.0)
     assert all(s.known_improvement == (s.target_vs_best <= targeting.STUCK) for s in steps)
 

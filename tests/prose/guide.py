@@ -20,7 +20,7 @@ import numpy as np
 
 import notebook_text as nt
 from toyhw import data, metrics
-from toyhw.evolve import (ablations, branch_check, proposal_trace, solutions_06_08 as s68, tables, targeting, variants)
+from toyhw.evolve import (ablations, branch_check, proposal_trace, tables, targeting, variants)
 from toyhw.gemm import cost as gemm_cost, report as gemm_report, shapes as gemm_shapes, validate
 from toyhw.kernels import failures, knobs, study, tables as tables_k
 from prose.phrasing import holds as _holds, f2 as _f2, f3 as _f3, pct as _pct, value_range as _range, ordinal as _ordinal
@@ -403,7 +403,8 @@ def phrases() -> dict[str, str]:
                           f"programs, {_range(roof[1000])} against {_range(best[1000])} after 1000")
     P["weights_budget"] = _holds(all(g1 < g0 for g0, g1 in zip(gaps_w[300], gaps_w[1000])),
                                  "the gap between the two shrinks from 300 to 1000 programs on every seed")
-    loop300, loop1000 = s68.stuck_target_shares(budget=300), s68.stuck_target_shares(budget=1000)
+    nb06 = load_solution(NOTEBOOKS / "06_using_feedback.ipynb")  # notebook 06's Exercise 1
+    loop300, loop1000 = nb06.stuck_target_shares(budget=300), nb06.stuck_target_shares(budget=1000)
     P["runs300"] = _holds(all(loop300.loc["fb_roofline", c] > loop300.loc["full", c] for c in loop300.columns),
                           f"over the first 300 proposals of real runs, {_range(loop300.loc['fb_roofline'])} of "
                           f"`fb_roofline`'s targets are stuck for their parent against "
