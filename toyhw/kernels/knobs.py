@@ -197,8 +197,8 @@ def run_kernel(task: Task, config: KernelConfig) -> RunFeedback:
 
     Cached: a run is a pure function of (task, config) and the loops ask for the same pairs again and again.
 
-    Failures are checked in the order a developer meets them: the build (shared memory), then the tests (a size
-    the vector width does not divide, an illegal fusion).
+    Failures are checked in the order a developer meets them: the build (shared memory), then the tests (a
+    size the vector width does not divide, an illegal fusion).
     """
     if config.tile == 64 and config.shared:
         return RunFeedback(
