@@ -1,8 +1,8 @@
 # toyhw course pack. Everything runs in a local virtual environment (.venv) that the targets create when needed.
-#   make lab        set up, then open JupyterLab on notebooks/
+#   make lab        set up, then open JupyterLab on notebooks/ (EDITION=zh: the Chinese edition, notebooks/zh/)
 #   make test       set up, then run every test (unit tests, nbval over the notebooks, browser tests)
 #   make notebooks  re-execute every notebook in place (outputs stored, widget state stripped)
-#   make present NB=02  serve notebooks/02_*.ipynb as a code-free app (Voila) on http://127.0.0.1:8866
+#   make present NB=02  serve notebooks/02_*.ipynb as a code-free app (Voila) on http://127.0.0.1:8866 (EDITION=zh too)
 #   make site       build the pack's website into _build/site/ (stored notebooks, guide, references, glossary)
 #   make site-serve build it, then serve it on http://127.0.0.1:8000 for a look
 #   make mutation   mutation testing of the core modules, by hand (not in CI): writes benchmarks/MUTATION.md
@@ -15,7 +15,7 @@ TEST_LOCK := requirements/test.txt
 CLASS_STAMP := $(VENV)/.toyhw-class
 STAMP := $(VENV)/.toyhw-installed
 
-.PHONY: setup class-setup lab test notebooks clean present chromium mutation site site-serve lock
+.PHONY: check-edition setup class-setup lab test notebooks clean present chromium mutation site site-serve lock
 
 # Every install comes from a lock file: exact versions with their hashes (pip checks each file it downloads), then the
 # pack itself on top, without its dependencies (they are all in the lock). The class lock (make lab, make present) has
@@ -60,14 +60,29 @@ $(LAB_OVERRIDES): tools/jupyterlab-overrides.json | $(BIN)/python
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-lab: class-setup $(LAB_OVERRIDES)
-	$(BIN)/jupyter lab $(ALLOW_ROOT) notebooks/
+# EDITION picks the edition: en (notebooks/, the default) or zh (notebooks/zh/). Anything else stops with a message.
+EDITION ?= en
+EDITION_DIR = $(if $(filter zh,$(EDITION)),notebooks/zh,notebooks)
+check-edition: export TOYHW_EDITION = $(EDITION)
+check-edition:
+	@case "$$TOYHW_EDITION" in en|zh) ;; *) echo "EDITION = '$$TOYHW_EDITION' is not allowed; editions: en, zh"; exit 2;; esac
+
+# The zh edition's JupyterLab speaks Chinese too (the language pack is in the class lock): its own settings folder
+# with the same overrides plus JupyterLab's locale, so `make lab` in English is left as it is.
+LAB_ZH_SETTINGS := $(VENV)/share/toyhw/lab-zh
+$(LAB_ZH_SETTINGS)/overrides.d/toyhw.json: tools/jupyterlab-overrides.json tools/jupyterlab-overrides-zh.json | $(BIN)/python
+	install -D -m 644 tools/jupyterlab-overrides.json $@
+	install -D -m 644 tools/jupyterlab-overrides-zh.json $(LAB_ZH_SETTINGS)/overrides.d/zz-zh.json
+LAB_EDITION_FLAGS = $(if $(filter zh,$(EDITION)),--LabApp.app_settings_dir=$(LAB_ZH_SETTINGS))
+
+lab: check-edition class-setup $(LAB_OVERRIDES) $(if $(filter zh,$(EDITION)),$(LAB_ZH_SETTINGS)/overrides.d/toyhw.json)
+	$(BIN)/jupyter lab $(ALLOW_ROOT) $(LAB_EDITION_FLAGS) $(EDITION_DIR)/
 
 test: setup chromium
 	$(BIN)/python -m pytest
 
 notebooks: setup
-	$(BIN)/python tools/notebooks.py execute notebooks/*.ipynb
+	$(BIN)/python tools/notebooks.py execute notebooks/*.ipynb $(wildcard notebooks/zh/*.ipynb)
 
 # Debian's Chromium for the browser tests: installed with apt-get when root, else a loud warning and the tests skip.
 chromium:
@@ -78,12 +93,12 @@ PORT ?= 8866
 # NB and PORT reach the recipe through the environment, never pasted into its shell line: NB='x; y' is a name.
 present: export PRESENT_NB = $(NB)
 present: export PRESENT_PORT = $(PORT)
-present: class-setup
+present: check-edition class-setup
 	@nb_arg="$${PRESENT_NB##*/}"; nb_arg="$${nb_arg%.ipynb}"; \
 	case "$$PRESENT_NB" in ''|*[!A-Za-z0-9_./-]*) echo "NB = '$$PRESENT_NB' is not allowed; give a notebook's number, NB=01 .. NB=08"; exit 2;; esac; \
 	case "$$PRESENT_PORT" in ''|*[!0-9]*) echo "PORT = '$$PRESENT_PORT' is not allowed; give a port number, e.g. PORT=8866"; exit 2;; esac; \
-	nb="$$(ls notebooks/"$$nb_arg"*.ipynb 2>/dev/null | head -n 1)"; \
-	test -n "$$nb" || { echo "no notebook matches notebooks/$$nb_arg*.ipynb; try NB=01 .. NB=08"; exit 2; }; \
+	nb="$$(ls $(EDITION_DIR)/"$$nb_arg"*.ipynb 2>/dev/null | head -n 1)"; \
+	test -n "$$nb" || { echo "no notebook matches $(EDITION_DIR)/$$nb_arg*.ipynb; try NB=01 .. NB=08"; exit 2; }; \
 	echo "Serving $$nb as an app on http://127.0.0.1:$$PRESENT_PORT/ (Ctrl-C stops it)"; \
 	$(BIN)/voila "$$nb" --Voila.ip=127.0.0.1 --port="$$PRESENT_PORT" --show_tracebacks=True $(VOILA_FLAGS)
 

@@ -26,7 +26,7 @@ GUIDE = ROOT / "docs" / "lecturer_guide.md"
 REFERENCES = ROOT / "docs" / "references.md"
 STATUSES = ("reproduced", "differs", "not shown")
 ROW = re.compile(r"^\| (L1[04]-\d+) \|(.*)\|\s*$", re.M)
-CELL_ID = re.compile(r"\bnb(\d\d)-\d\d\b")
+CELL_ID = re.compile(r"\bnb(\d\d)-(?:\d\d|[a-z][a-z0-9-]*[a-z0-9])\b")  # nb07-10, nb07-summary, nb07-ex2
 REASON = re.compile(r"\b(Why|why|because|[Tt]he script)\b")
 
 # The observations of the two lecture scripts, read off the scripts themselves: the lecture-10 script's header
@@ -131,7 +131,7 @@ def map_problems(text: str) -> list[str]:
             continue
         observation, notebook, cell, status, shows = row
         number = re.fullmatch(r"notebook (\d\d)", notebook)
-        cell_id = re.fullmatch(r"`(nb(\d\d)-\d\d)`", cell)
+        cell_id = re.fullmatch(r"`(nb(\d\d)-(?:\d\d|[a-z][a-z0-9-]*[a-z0-9]))`", cell)
         if not observation:
             problems.append(f"{row_id}: no observation")
         if not number or number.group(1) not in cells:

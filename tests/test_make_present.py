@@ -37,3 +37,10 @@ def test_a_notebook_number_or_path_is_served(fake_voila):
     out = present(fake_voila, "NB=notebooks/03_gemm_cost_model.ipynb", "PORT=9001")
     assert out.returncode == 0
     assert "voila notebooks/03_gemm_cost_model.ipynb --Voila.ip=127.0.0.1 --port=9001" in out.stdout
+
+
+@pytest.mark.parametrize("edition", ["fr", "zh; touch {marker}", "$(touch {marker})"])
+def test_an_unknown_edition_is_refused_naming_the_editions(edition, fake_voila, tmp_path):
+    marker = tmp_path / "ran"
+    out = present(fake_voila, "NB=02", f"EDITION={edition.format(marker=marker)}")
+    assert out.returncode != 0 and "is not allowed; editions: en, zh" in out.stdout and not marker.exists()

@@ -157,7 +157,8 @@ def test_make_installs_only_from_the_locks_with_hashes():
             or line.endswith("uv; }"), f"an install not from a lock: pip install {line}"
     assert re.search(r"^CLASS_LOCK := requirements/class.txt$", makefile, re.M)
     assert re.search(r"^TEST_LOCK := requirements/test.txt$", makefile, re.M)
-    assert re.search(r"^lab: class-setup ", makefile, re.M) and re.search(r"^present: class-setup$", makefile, re.M)
+    assert re.search(r"^lab: check-edition class-setup ", makefile, re.M) \
+        and re.search(r"^present: check-edition class-setup$", makefile, re.M)
     assert re.search(r"^test: setup ", makefile, re.M) and re.search(r"^setup: \$\(STAMP\)$", makefile, re.M)
 
 

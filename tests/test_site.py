@@ -206,9 +206,9 @@ def test_the_glossary_page_gathers_every_notebooks_glossary(built_site):
 def test_the_guides_cell_references_link_to_the_cells(built_site):
     for edition in built_site.editions:
         html = _html(built_site.folder(edition) / "docs" / "lecturer_guide.html")
-        unlinked = re.findall(r'(?<!">)<code class="docutils literal notranslate"><span class="pre">(nb\d\d-\d+)<', html)
+        unlinked = re.findall(r'(?<!">)<code class="docutils literal notranslate"><span class="pre">(nb\d\d-[0-9a-z][0-9a-z-]*)<', html)
         assert not unlinked, f"cells the guide names that have no anchor on the site: {sorted(set(unlinked))}"
-        linked = re.findall(r'href="\.\./notebooks/(\d\d)_\w+\.html#nb(\d\d)-\d+"', html)
+        linked = re.findall(r'href="\.\./notebooks/(\d\d)_\w+\.html#nb(\d\d)-[0-9a-z][0-9a-z-]*"', html)
         assert linked and all(a == b for a, b in linked)
 
 

@@ -54,6 +54,9 @@ def staged_files(edition: editions.Edition) -> dict[str, bytes]:
     }
     for path in edition.notebook_files():
         files[f"notebooks/{path.name}"] = path.read_bytes()
+        solution = path.parent / "solutions" / f"{path.stem}.py"  # the exercises link it: a download on the page
+        if solution.is_file():
+            files[f"notebooks/solutions/{solution.name}"] = solution.read_bytes()
     return files
 
 

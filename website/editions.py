@@ -58,6 +58,11 @@ EDITIONS: tuple[Edition, ...] = (
             readme="README.md", glossary_heading="Glossary",
             widget_note="Interactive panel: it runs in JupyterLab (`make lab`) or the classroom app "
                         "(`make present`). The figure or table above is its default view."),
+    Edition(code="zh", name="中文", language="zh_CN", title="toyhw：LLM 智能体如何优化 GPU 内核",
+            notebooks="notebooks/zh", guide="docs/zh/lecturer_guide.md", references="docs/zh/references.md",
+            readme="README.zh.md", glossary_heading="术语表",
+            widget_note="交互面板：需要运行中的内核，在 JupyterLab（`make lab EDITION=zh`）或课堂应用"
+                        "（`make present EDITION=zh`）里使用。上面的图或表是它的默认视图。"),
 )
 
 

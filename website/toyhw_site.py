@@ -25,7 +25,7 @@ import editions
 import notebook_view
 
 _NOTEBOOK_FILE = re.compile(r"(\d\d_\w+)\.ipynb")
-_CELL_ID = re.compile(r"nb(\d\d)-\d+")
+_CELL_ID = re.compile(r"nb(\d\d)-[0-9a-z][0-9a-z-]*")  # nb02-13, nb07-01b, nb02-ex1, nb07-summary
 _HTML_ID = re.compile(r'\bid="([^"]+)"')
 
 

@@ -148,9 +148,11 @@ def _free_port() -> int:
 
 
 def _throwaway_root(base: pathlib.Path) -> pathlib.Path:
-    """Return `base`/root holding a copy of notebooks/ (and a link to data/, for notebooks that read ../data)."""
+    """Return `base`/root holding a copy of notebooks/, the repository's voila.json (what the app hides: Voila reads it
+    from the directory it starts in, as `make present` starts it in the repository), and a link to data/."""
     root = base / "root"
     shutil.copytree(NOTEBOOK_DIR, root / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    shutil.copy(REPO / "voila.json", root / "voila.json")
     if (REPO / "data").is_dir():
         (root / "data").symlink_to(REPO / "data", target_is_directory=True)
     return root

@@ -12,7 +12,8 @@ import urllib.request
 
 import pytest
 
-from widget_driver import exercise_panels, has_widget_cells, notebooks, page_errors
+from widget_driver import (CJK, exercise_panels, has_widget_cells, is_chinese_edition, notebook_id, notebooks,
+                           page_errors, served_name)
 
 NOTEBOOKS = notebooks()
 RUN_ALL_TIMEOUT = 300.0  # seconds; each notebook runs in well under a minute
@@ -123,11 +124,11 @@ def test_lab_starts_without_news_or_update_popups(lab_server, page):
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[notebook_id(p) for p in NOTEBOOKS])
 def test_notebook_in_jupyterlab(path: pathlib.Path, lab_server, page, artifacts: pathlib.Path) -> None:
     """Open the notebook, run all cells, see no error, move every control of every panel and see each redraw."""
     start = time.monotonic()
-    page.goto(lab_server.address(f"/lab/tree/notebooks/{path.name}?reset"))
+    page.goto(lab_server.address(f"/lab/tree/notebooks/{served_name(path)}?reset"))
     try:
         page.wait_for_function(_OPENED, arg=path.name, timeout=90_000)
         assert page.evaluate(_KERNEL_IDLE) == "idle"
@@ -136,18 +137,22 @@ def test_notebook_in_jupyterlab(path: pathlib.Path, lab_server, page, artifacts:
         cells = _rendered(page)
         ran = time.monotonic() - start
         problems = cells["problems"] + page_errors(page)
-        page.screenshot(path=str(artifacts / f"lab-{path.stem}.png"))
+        page.screenshot(path=str(artifacts / f"lab-{notebook_id(path).replace('/', '-')}.png"))
         assert not problems, f"{path.name} shows errors after running all cells:\n" + "\n".join(problems)
         assert cells["renderedViews"] == cells["widgetViews"], f"widget views rendered / expected: {cells}"
-        moves = exercise_panels(page, artifacts, f"lab-{path.stem}")
+        moves = exercise_panels(page, artifacts, f"lab-{notebook_id(path).replace('/', '-')}")
         if has_widget_cells(path):
             assert moves, f"{path.name} has widget cells but no panel (controls plus an Output) was found"
         assert not page_errors(page)
+        if is_chinese_edition(path) and has_widget_cells(path):
+            labels = page.evaluate("() => Array.from(document.querySelectorAll('.widget-label, .widget-dropdown "
+                                   "option, .widget-button, .widget-toggle-button')).map(e => e.innerText).join(' ')")
+            assert CJK.search(labels), f"{served_name(path)}: no Chinese widget label on screen: {labels[:200]!r}"
         print(f"\n{path.name}: opened and ran in {ran:.1f} s; {len(moves)} moves in "
               f"{time.monotonic() - start - ran:.1f} s: " + "; ".join(f"[{m.panel}] {m.control} ({m.seconds} s)"
                                                                        for m in moves))
     except Exception:
-        page.screenshot(path=str(artifacts / f"lab-{path.stem}-FAILED.png"))
+        page.screenshot(path=str(artifacts / f"lab-{notebook_id(path).replace('/', '-')}-FAILED.png"))
         raise
     finally:
         try:

@@ -87,8 +87,26 @@ _PAGE_ERRORS = """() => {
 
 
 def notebooks() -> list[pathlib.Path]:
-    """Return the committed notebooks, found when the tests are collected (the set grows as the pack does)."""
-    return sorted(NOTEBOOK_DIR.glob("[0-9]*.ipynb"))
+    """Return the committed notebooks of both editions (notebooks/, then notebooks/zh/), found when the tests are
+    collected (the set grows as the pack does)."""
+    return sorted(NOTEBOOK_DIR.glob("[0-9]*.ipynb")) + sorted((NOTEBOOK_DIR / "zh").glob("[0-9]*.ipynb"))
+
+
+def served_name(path: pathlib.Path) -> str:
+    """The notebook's path under the servers' notebooks/ folder ("02_x.ipynb", "zh/02_x.ipynb")."""
+    return path.relative_to(NOTEBOOK_DIR).as_posix()
+
+
+def notebook_id(path: pathlib.Path) -> str:
+    """The notebook's name in test ids: its stem, with "zh/" in front for the Chinese edition."""
+    return served_name(path).removesuffix(".ipynb")
+
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def is_chinese_edition(path: pathlib.Path) -> bool:
+    return path.parent.name == "zh"
 
 
 def has_widget_cells(path: pathlib.Path) -> bool:

@@ -11,13 +11,13 @@ import random
 import numpy as np
 import pytest
 
-from solution_files import load_solution
+from exercise_cells import NOTEBOOKS, load_solution
 from toyhw import metrics
 from toyhw.course.check import Verdict
 from toyhw.course.checks import nb01 as checks
 from toyhw.kernels import failures, knobs, study
 
-SOLUTION = load_solution("01")
+SOLUTION = load_solution(NOTEBOOKS / "01_one_shot_kernels.ipynb")
 
 
 def _stub(*args, **kwargs):

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from toyhw.evolve import ablations, proposal_trace, solutions, tables, variants
+from toyhw.evolve import ablations, solutions, tables, variants
 from toyhw.evolve.evaluator import geomean_speedup
 from toyhw.evolve.programs import firing_rule
 from toyhw.evolve.simplify import simplify
@@ -81,29 +81,3 @@ def test_the_best_m_only_program_tests_m_only_and_is_optimal_per_token_count():
             assert geomean_speedup(type(program)(rules, program.default), ctx.train, ctx.table) <= score + 1e-12
     assert simplify(program).n_rules() <= program.n_rules()
     assert firing_rule(program, 1, 1, 1) == 0
-
-
-# ----- notebook 05
-
-def test_the_tournament_picks_the_islands_best_as_often_as_the_formula_says():
-    frame = solutions.tournament_best_share()
-    assert list(frame["formula"]) == sorted(frame["formula"])
-    assert np.allclose(frame["measured"], frame["formula"], atol=0.01)
-    assert frame.loc[3, "formula"] == pytest.approx(1 - (24 / 25) ** 3, abs=1e-4)
-
-
-def test_the_cascade_cut_a_quarter_of_the_proposals_and_never_the_next_best_program():
-    found = solutions.cascade_misses()
-    run = proposal_trace.trace("full", 0, 1000)
-    assert found["cut"] == run.result.statuses["cascade"]
-    assert found["runs saved"] == found["cut"] * (44 - 11)
-    assert found["would beat the best so far"] == 0 < found["would beat their parent"] < found["cut"] / 20
-    assert found["best of them"] < run.result.history[-1]
-
-
-def test_the_prompt_grows_with_the_parent_and_the_inspirations():
-    frame = solutions.prompt_growth()
-    assert list(frame["characters"]) == sorted(frame["characters"])
-    assert list(frame["tokens (est.)"]) == sorted(frame["tokens (est.)"])
-    growth = frame.iloc[-1] - frame.iloc[0]
-    assert growth["inspirations"] > growth["parent"] > growth["feedback"] >= 0

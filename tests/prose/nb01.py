@@ -13,7 +13,7 @@ from toyhw import data, metrics
 from toyhw.course.checks import nb01 as checks
 from toyhw.kernels import failures, knobs, study, tables
 from prose.phrasing import holds as _holds
-from solution_files import load_solution
+from exercise_cells import NOTEBOOKS, load_solution
 
 # Comparative sentences (tests/test_comparison_claims.py) that compare no computed results: definitions, instructions,
 # questions, papers' figures, descriptions of a printed record.
@@ -77,7 +77,6 @@ PARAMETERS = [
     "its first value below 0.1",
     "on one 200-task draw",
     "and nothing for the other 199",
-    "[solutions/01_one_shot_kernels.py](solutions/01_one_shot_kernels.py)",  # the exercises' link
 ]
 
 
@@ -125,7 +124,7 @@ def quotes() -> list[str]:
     spread200 = [study.one_shot(seed, N) for seed in SPREAD_SEEDS]
     spread1000 = [study.one_shot(seed, 1000) for seed in SPREAD_SEEDS]
     fig2 = {r["model"]: r for r in data.kernelbench_one_shot_rows()}
-    solution = load_solution("01")
+    solution = load_solution(NOTEBOOKS / "01_one_shot_kernels.ipynb")
     calm = checks.writer_report(solution.calm_config, SEED, N)
     calm_wrong = sum(k.feedback.status == "wrong" for k in calm.kernels)
     eager_wrong = sum(k.feedback.status == "wrong" for k in kernels)

@@ -9,17 +9,30 @@ from __future__ import annotations
 import functools
 import inspect
 import random
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
-from toyhw.evolve import (ablations, database, evaluator as evaluator_lib, knowledge, loop_tables, prompt_view, proposal_trace, solutions)
+from toyhw.course.checks import nb05 as checks
+from toyhw.evolve import (ablations, database, evaluator as evaluator_lib, knowledge, loop_tables, prompt_view, proposal_trace)
 from toyhw.evolve.database import Database, Entry
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.config import DEFAULT
 from toyhw.evolve.llm import FIXED_MIX, MockLLM
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import expert_program
+from exercise_cells import load_solution
 from prose.phrasing import holds as _holds, f3 as _f3, p1 as _p1
+
+NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "05_inside_the_loop.ipynb"
+
+
+@functools.lru_cache(maxsize=None)
+def solutions():
+    """The notebook's solution file, run as a module: its exercises' answers are the numbers the Answer blocks quote."""
+    return load_solution(NOTEBOOK)
+
 
 PROMPT_VARIANTS = ["full", "fb_roofline", "fb_worst3", "no_feedback", "small_llm", "no_borrow", "no_full_file"]
 
@@ -53,6 +66,8 @@ NOT_RESULTS = [
     "* The **prompt** a real system would send holds the task",
     "For every program the traced run of `full` (seed 0) cut after stage one",
     "With a sparser stage one, or a bar closer to the best, it could miss more.",
+    "Set `beat_parent` to the number of cut programs",                        # Exercise 2's instructions
+    "`prompt_view.prompt_at` returns a view like Section 5's",               # Exercise 3's instructions
 ]
 # Comparative sentences whose comparison is what a quoted number is computed as (tests/test_comparison_claims.py).
 QUOTED = [
@@ -125,10 +140,12 @@ def phrases() -> dict[str, str]:
     db.migrate()
     moved = [e for e in db.islands[1] if all(e is not x for x in before[1])]
     tournament = inspect.signature(database.Database).parameters["tournament"].default
-    shares = solutions.tournament_best_share()
     n_islands, migrate_every = DEFAULT.n_islands, DEFAULT.migrate_every
     n_insp = inspect.signature(database.Database.sample).parameters["n_inspirations"].default
     per = DEFAULT.capacity // n_islands
+    sol = solutions()
+    shares = pd.DataFrame({k: {"formula": checks.best_share_formula(k, per), "measured": sol.best_share(k)}
+                           for k in checks.TOURNAMENTS}).T
 
     # Section 4
     every, ratio = evaluator_lib.CASCADE_EVERY, evaluator_lib.CASCADE_RATIO
@@ -145,7 +162,9 @@ def phrases() -> dict[str, str]:
     stage1_of = {0: 1.0, **{s.step: s.stage1 for s in trace.steps if s.status == "ok"}}
     parent_below = [s for s in cut if stage1_of[s.parent_id] < s.bar]
     same_as_parent = [s for s in cut if abs(s.stage1 - stage1_of[s.parent_id]) < 1e-12]
-    misses = solutions.cascade_misses()
+    misses = {"cut": len(sol.cut_programs), "runs saved": sum(n - s.runs for s in sol.cut_programs),
+              "would beat their parent": sol.beat_parent, "would beat the best so far": sol.beat_best,
+              "best of them": max(sol.full_scores)}
 
     # Section 5
     view = prompt_view.prompt_at("full", 0, 100)
@@ -155,7 +174,7 @@ def phrases() -> dict[str, str]:
     lineage_steps = [s.step for s in ablations.run_one("full", 0, 1000).lineage]
     study = ablations.ablation_study(["full", "no_feedback"])
     med = {v: float(np.median([r.final for r in study.runs[v]])) for v in study.runs}
-    growth = solutions.prompt_growth()
+    growth = sol.growth
 
     P = {
         # Section 1
@@ -211,7 +230,7 @@ def phrases() -> dict[str, str]:
         "migrate": _holds(len(moved) == 1 and len(db.islands[0]) == 3,
                           f"`island 0`'s best (`#{moved[0].id}`) is copied into `island 1`"),
         "tournament": f"draws {tournament} programs of the island with replacement",
-        "best_share": _holds(inspect.signature(solutions.tournament_best_share).parameters["island"].default == per,
+        "best_share": _holds(inspect.signature(sol.best_share).parameters["island"].default == per == checks.ISLAND,
                              f"on a full island of {per} the best is the parent "
                              f"{_p1(shares.loc[tournament, 'formula'])} of the time"),
         "insp": f"the {n_insp - 1} best programs of the island other than the parent, and the best program of one of the "

@@ -7,7 +7,9 @@ returned.
 from __future__ import annotations
 
 from toyhw import data
-from toyhw.evolve import ablations, branch_check, solutions_06_08 as solutions
+import re
+
+from toyhw.evolve import ablations, branch_check, tables
 from toyhw.evolve.database import Database
 from toyhw.evolve.evaluator import CASCADE_EVERY, Evaluator, geomean_speedup
 from toyhw.evolve.programs import Program, Rule, branch_line, expert_program
@@ -16,6 +18,7 @@ from toyhw.evolve.source import parse
 from toyhw.gemm import config as gemm_config, shapes as shapes_lib
 from toyhw.gemm.config import GemmConfig
 from prose.phrasing import holds as _holds
+from exercise_cells import NOTEBOOKS, load_solution
 
 SEEDS, BUDGET = ablations.SEEDS, ablations.BUDGET
 
@@ -30,18 +33,21 @@ NOT_RESULTS = [
     "A latent bad branch costs nothing in the score, so it is removed only when",
     "The first program (in seed order) of a final database",
     "M is the number of tokens in the batch",
-    "The source is parsed, never executed",
+    "The source is parsed and never run",
     "Check it, fix it, then try to beat the expert",
     "Below, switch the **branch check** to see a program",
     "Each new seed or budget runs the search twice",
     "Does a larger budget leave more or fewer programs with a bad branch",
-    "The figure and card below are the panel's starting state",
+    "The figure and card above are the panel's starting state",
     "A bad branch stays only while its program is among its island's best",
     "The static check still wins: it needs no run at all",
     "Other properties a static reading could verify the same way",
     "Reducing block sizes or `num_stages` may help.",
     "A decode step replays a CUDA graph captured for a fixed batch size",  # vLLM's rule, quoted with its source
     "* vLLM's CUDA-graph capture sizes:",
+    "4. read a heuristic written as Python source, checked and scored",  # what Section 4 shows
+    "Section 4's heuristic has one branch that cannot launch; `my_source`",  # Exercise 1's task
+    "A right answer parses, every branch launches, and it scores above 1.000 on both sets.",
 ]
 # Comparative sentences whose comparison is what a quoted number is computed as (tests/test_comparison_claims.py).
 QUOTED = [
@@ -61,6 +67,10 @@ PARAMETERS = [
     "Count, over seeds 0-4,",                               # Exercise 3
     "*The Llama 3 Herd of Models.*",                        # a title
     "Llama 3 405B has 128 attention\n  heads",              # the paper's figure (checked against the csv below)
+    "it scores above 1.000 on both sets",                   # Exercise 1: what a right answer reaches
+    "the check tries 2000-4000 and Section 1's\n3000-4000.",  # Exercise 2: the ranges the check tries
+    "For 2000-4000, without the check",                     # Exercise 2's range
+    "[solutions/07_checking_all_branches.py](solutions/07_checking_all_branches.py)",  # the solution file's link
 ]
 
 
@@ -87,6 +97,7 @@ def vllm_padded(batch: int, sizes: list[int]) -> int | None:
 
 
 def quotes() -> list[str]:
+    solutions = load_solution(NOTEBOOKS / "07_checking_all_branches.ipynb")  # its solution file
     sizes = vllm_capture_sizes()
     ctx = ablations.context()
     gpu = ctx.table.gpu
@@ -123,7 +134,7 @@ def choose(M, N, K):
     return Config(block_m=128, block_n=256, block_k=64, num_warps=8, num_stages=3, split_k=1)
 """)  # the notebook's starting point, its bad config replaced: the train and test scores do not reach it
     start_scores = [geomean_speedup(start, s, ctx.table) for s in (ctx.train, ctx.test)]
-    fixed = parse(solutions.fixed_heuristic())
+    fixed = parse(solutions.my_source)
     fixed_scores = [geomean_speedup(fixed, s, ctx.table) for s in (ctx.train, ctx.test, ctx.new)]
     searched = ablations.run_one("full", 0, BUDGET)
     on_training = solutions.bad_branch_on_a_training_shape()
@@ -160,6 +171,11 @@ def choose(M, N, K):
                f"{sum(r.db_bad_branch for r in off)} are still in the final databases, and "
                f"{sum(r.crash_new_shapes for r in off)} of those fail on some new shape."),
         f"in {len(best_bad)} of {len(off)} seeds (seed {best_bad[0]}) the *best* program",
+        _holds([int(n) for n in re.findall(r"\d+", " ".join(tables.branches_observations(demo)))]
+               == [sum(r.added_bad_branch for r in off), len(off), sum(r.db_bad_branch for r in off), len(best_bad),
+                   len(off), sum(r.crash_new_shapes for r in off), len(ctx.new), sum(r.added_bad_branch for r in on),
+                   sum(r.crash_new_shapes for r in on)],
+               "**with the check**, no such program is added and nothing crashes on the new shapes"),
         f"the runs still add {min(r.added for r in on)}-{max(r.added for r in on)} programs each (without: "
         f"{min(r.added for r in off)}-{max(r.added for r in off)}).",
         # Think! 2
@@ -226,7 +242,7 @@ def choose(M, N, K):
         # comparisons without a number of their own (tests/test_comparison_claims.py)
         _holds(all(r.db_bad_branch == 0 for r in on), "so the final database holds none"),
         _holds(eight["crashing"] == sixteen["crashing"] and eight["only on the new layers"] == 0,
-               "Exercise 3 reruns the count with `N = 2304` and gets the same answer"),
+               "Exercise 3 repeats the count with `N = 2304` and gets the same answer"),
         _holds(solutions.untested_branches(expert, ctx.train) == [], "The expert has none"),
         _holds(fixed_scores[1] > searched.test and fixed_scores[1] / fixed_scores[0] > searched.test / searched.final,
                "Rules that follow the hardware's reasons generalize; rules fitted shape by\nshape to the training set, "

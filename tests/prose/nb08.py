@@ -6,14 +6,15 @@ quoted.
 """
 from __future__ import annotations
 
-from toyhw.evolve import ablations, solutions_06_08 as solutions, variants
+from toyhw.evolve import ablations, variants
 from toyhw.evolve.evaluator import CASCADE_EVERY, CASCADE_RATIO
 from prose.phrasing import holds as _holds
+from exercise_cells import NOTEBOOKS, load_solution
 
 # Comparative sentences (tests/test_comparison_claims.py) that compare no computed results: the study's setting,
 # questions, how the cascade works, wall times (machine-dependent, never quoted), the arithmetic of start-up costs.
 NOT_RESULTS = [
-    "Lecturers rerun them with more seeds and bigger budgets",
+    "Lecturers repeat them with more seeds and bigger budgets",
     "How does the cost grow, and when do more processes (or a cluster) pay off?",
     "Kernel runs depend on the **cascade**",
     "Wall times differ from run to run and from machine to machine",
@@ -25,6 +26,7 @@ NOT_RESULTS = [
     "Two processes pay off when $s + T/2 < T$",
     "With $w$ workers running truly in parallel",
     "The seconds are not — time the two settings",
+    "Why is the share far below the three quarters a stopped program saves?",  # Exercise 1's question
 ]
 # Comparative sentences whose comparison is what a quoted number is computed as (tests/test_comparison_claims.py).
 QUOTED = [
@@ -39,6 +41,9 @@ PARAMETERS = [
     "seeds 0 and 1, 100 programs",
     "at 1000 programs?",
     "ran dozens of evolution runs of 1000 proposed programs",  # ablations.BUDGET
+    "(the share saved, 1 - full / no_cascade)",               # Exercise 1: the definition of the share
+    "At 1000 programs the full method spends",                # Exercise 1's budget
+    "[solutions/08_appendix_cost_and_scale.py](solutions/08_appendix_cost_and_scale.py)",  # the solution file's link
 ]
 
 
@@ -66,6 +71,7 @@ def quotes() -> list[str]:
     roof200 = ablations.run_one("fb_roofline", 0, 200).statuses
     grid = sum(_runs(v, s, 600) for v in variants.LECTURE_VARIANTS for s in (0, 1))
     n_grid = len(variants.LECTURE_VARIANTS) * 2
+    solutions = load_solution(NOTEBOOKS / "08_appendix_cost_and_scale.ipynb")  # its solution file
     savings = solutions.cascade_savings()
     agree = solutions.serial_and_parallel_agree()
 

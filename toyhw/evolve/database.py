@@ -80,8 +80,10 @@ class Database:
         """Return the highest-scoring entry (the earliest on ties)."""
         return max(self.entries(), key=lambda e: (e.score, -e.id))
 
-    def sample(self, island: int, rng: random.Random, n_inspirations: int = 3) -> tuple[Entry, tuple[Entry, ...]]:
-        """Return (parent, inspirations): a tournament winner of `island`, its best others and another island's best."""
+    def sample(self, island: int, rng: random.Random,
+               n_inspirations: int = 3) -> tuple[Entry, tuple[Entry, ...]]:
+        """Return (parent, inspirations): a tournament winner of `island`, its best others and another
+        island's best."""
         pop = self.islands[island]
         picks = [pop[rng.randrange(len(pop))] for _ in range(self.tournament)]
         parent = min(picks, key=_rank)
@@ -93,7 +95,8 @@ class Database:
         return parent, tuple(inspirations)
 
     def add(self, entry: Entry, island: int) -> bool:
-        """Add `entry` to `island` if it is new there and there is room or a worse member; return True if added."""
+        """Add `entry` to `island` if it is new there and there is room or a worse member; return True if
+        added."""
         if entry.program in self._members[island]:
             return False
         pop, ranked = self.islands[island], self._ranked[island]
@@ -103,7 +106,8 @@ class Database:
                 return False
             self._members[island].discard(worst.program)
             ranked.pop()
-            pop.pop(next(i for i, e in enumerate(pop) if e is worst))  # by identity: Entry.__eq__ compares arrays
+            # by identity: Entry.__eq__ compares arrays
+            pop.pop(next(i for i, e in enumerate(pop) if e is worst))
         pop.append(entry)
         bisect.insort(ranked, entry, key=_rank)
         self._members[island].add(entry.program)

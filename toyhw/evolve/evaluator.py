@@ -211,8 +211,10 @@ class Evaluator:
 
     def _cascade_stage1(self, idx: np.ndarray, times: np.ndarray,
                         logs: np.ndarray) -> tuple[Optional[str], float, float]:
-        """Run the cascade's stage 1 (every shape's config column `idx`, times and log times given) and return
-        (None if the program goes on to stage 2, else "crash" or "cascade"; its stage-1 score; the bar it faced)."""
+        """Run the cascade's stage 1 (every shape's config column `idx`, times and log times given).
+
+        Return (None if the program goes on to stage 2, else "crash" or "cascade"; its stage-1 score; the bar
+        it faced)."""
         stage1 = self._stage1
         self._record(stage1, times[stage1], idx)
         total = _log_ratio_sum(self._log_expert1, logs[stage1])

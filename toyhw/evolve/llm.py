@@ -107,7 +107,10 @@ Entry = ProgramWithTimes
 
 
 def target_weights(ratio) -> np.ndarray:
-    """Return each shape's weight as the target: 1/ratio - 1 + TARGET_FLOOR (far from the reference = heavy)."""
+    """Return each shape's weight as the target: 1/ratio - 1 + TARGET_FLOOR.
+
+    A shape far from its reference (a small ratio) is heavy; one at it keeps the floor.
+    """
     return 1.0 / np.asarray(ratio, dtype=float) - 1.0 + TARGET_FLOOR
 
 

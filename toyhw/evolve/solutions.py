@@ -1,4 +1,4 @@
-"""Reference solutions of the exercises of notebooks 04 and 05 (students: try first, then compare).
+"""Reference solutions of the exercises of notebook 04 (students: try first, then compare).
 
 Each notebook shows a function's exact source in its Solution block (a content test compares them), and
 tests/evolve/test_solutions_04_05.py runs each one and checks what the notebook says about its result. Each notebook's
@@ -6,16 +6,14 @@ solutions sit in their own block below; notebooks 06-08's are in toyhw.evolve.so
 """
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
-from toyhw.evolve import ablations, prompt_view, proposal_trace
+from toyhw.evolve import ablations, proposal_trace
 from toyhw.evolve.ablations import AblationStudy
-from toyhw.evolve.database import Database, Entry
 from toyhw.evolve.evaluator import Evaluator, geomean_speedup
 from toyhw.evolve.shape_times import ShapeTimes
 from toyhw.evolve.llm import MockLLM
@@ -96,58 +94,3 @@ def best_m_only_program() -> Program:
     values = sorted(set(data.M.tolist()))
     configs = [ctx.table.configs[int(np.argmax(gain[data.M == m].sum(axis=0)))] for m in values]
     return Program(tuple(Rule(c, m_max=m) for m, c in zip(values[:-1], configs[:-1])), configs[-1])
-
-
-# ----- notebook 05
-
-def tournament_best_share(sizes: Sequence[int] = (1, 2, 3, 5), island: int = 25, draws: int = 20000,
-                          seed: int = 0) -> pd.DataFrame:
-    """Return, per tournament size k, how often the best program of a full island is picked as the parent.
-
-    The formula: the best is picked unless all k draws (with replacement) miss it, 1 - (1 - 1/n)^k; measured with
-    `Database.sample` on one island of `island` programs with distinct scores, `draws` times.
-    """
-    expert = expert_program()
-    entries = [Entry(i, Program((Rule(expert.default, m_max=i),), expert.default), 1.0 + i / 1000, np.ones(1), None,
-                     f"program {i}", i) for i in range(island)]
-    rows = {}
-    for k in sizes:
-        db = Database(entries[0], n_islands=1, capacity=island, tournament=k)
-        for entry in entries[1:]:
-            db.add(entry, 0)
-        rng = random.Random(seed)
-        best = sum(db.sample(0, rng)[0] is entries[-1] for _ in range(draws))
-        rows[k] = {"formula": 1 - (1 - 1 / island) ** k, "measured": best / draws}
-    frame = pd.DataFrame(rows).T
-    frame.index.name = "tournament size"
-    return frame.round(4)
-
-
-def cascade_misses(seed: int = 0, budget: int = 1000) -> dict[str, float]:
-    """Return what the cascade cut in the full method's run: how many programs, the kernel runs that saved, and how
-    many of the cut programs would have beaten their parent, or the best score so far, had they run on every shape
-    (scored here by reading the time table, outside the run)."""
-    ctx = ablations.context()
-    run = proposal_trace.trace("full", seed, budget)
-    cut = [s for s in run.steps if s.status == "cascade"]
-    full = [geomean_speedup(s.program, ctx.train, ctx.table) for s in cut]
-    best_before = [run.result.history[s.step - 2] if s.step > 1 else 1.0 for s in cut]  # the expert scores 1.0
-    return {"cut": len(cut), "runs saved": sum(len(ctx.train) - s.runs for s in cut),
-            "runs spent": run.result.kernel_runs,
-            "would beat their parent": sum(f > s.parent_score for f, s in zip(full, cut)),
-            "would beat the best so far": sum(f > b for f, b in zip(full, best_before)),
-            "best of them": max(full)}
-
-
-def prompt_growth(variant: str = "full", seed: int = 0, steps: Sequence[int] = (1, 10, 100, 1000)) -> pd.DataFrame:
-    """Return the prompt's size at several steps of one run: the parent's branches and the characters of its biggest
-    parts, the total characters and the estimated tokens."""
-    rows = []
-    for step in steps:
-        view = prompt_view.prompt_at(variant, seed, step)
-        parts = dict(view.prompt.parts)
-        rows.append({"step": step, "parent branches": view.parent_source.count("return "),
-                     "parent": len(parts["parent"]), "inspirations": len(parts.get("inspirations", "")),
-                     "feedback": len(parts.get("feedback", "")), "characters": view.chars,
-                     "tokens (est.)": view.tokens})
-    return pd.DataFrame(rows).set_index("step")

@@ -1,0 +1,123 @@
+"""One notebook, three readers: the app (Voila) shows no instruction to run code and no figure twice; Lab and the
+stored notebook keep the Setup instructions and the static views.
+
+What the app hides comes from voila.json through nbconvert's own TagRemovePreprocessor (tests/exercise_cells.py), the
+mechanism Voila runs before it executes a notebook; the browser test (tests/browser/test_voila.py) sees the result.
+"""
+from __future__ import annotations
+
+import ast
+import pathlib
+import re
+
+import pytest
+
+from exercise_cells import INSTRUCTION, app_cells, exercises, hidden_tags, notebook_paths, read, source, tags
+
+NOTEBOOKS = notebook_paths()
+IDS = [p.stem for p in NOTEBOOKS]
+
+_FENCE = re.compile(r"```.*?```", re.S)
+_DETAILS = re.compile(r"<details>.*?</details>", re.S)
+
+
+def _visible_text(cell: dict) -> str:
+    """The text a room reads in a shown markdown cell: fenced listings are code shown, not sentences to follow."""
+    return _FENCE.sub("", source(cell))
+
+
+def test_voila_json_drops_lab_only_and_static_view_cells():
+    assert hidden_tags() == {"lab-only", "static-view"}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_the_app_tells_no_one_to_run_code(path: pathlib.Path):
+    found = [(cell.get("id"), m.group(0)) for cell in app_cells(read(path)) if cell.cell_type == "markdown"
+             for m in INSTRUCTION.finditer(_visible_text(cell))]
+    assert not found, f"{path.name}: shown in the app, these tell the room to act on code: {found}"
+
+
+def _is_widget_cell(cell: dict) -> bool:
+    from website.notebook_view import is_widget_output
+
+    return cell.cell_type == "code" and any(is_widget_output(o) for o in cell.get("outputs", []))
+
+
+def _has_figure(cell: dict) -> bool:
+    return any(set(o.get("data", {})) & {"image/png", "image/svg+xml", "text/html"} for o in cell.get("outputs", []))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_every_panel_has_its_static_view_just_above_it(path: pathlib.Path):
+    """The stored notebook (and the site) shows the static view where the panel needs a kernel; the app drops the
+    static view and shows the panel: so each panel's nearest code cell above is a tagged static view with a figure."""
+    cells = read(path).cells
+    missing = []
+    for i, cell in enumerate(cells):
+        if not _is_widget_cell(cell) or "static-view" in tags(cell) or "lab-only" in tags(cell):
+            continue
+        above = next((c for c in reversed(cells[:i]) if c.cell_type == "code"), None)
+        if above is None or "static-view" not in tags(above) or not _has_figure(above):
+            missing.append(cell.get("id"))
+    assert not missing, f"{path.name}: panels without a static view tagged just above them: {missing}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_static_views_are_followed_by_their_panel(path: pathlib.Path):
+    cells = read(path).cells
+    lonely = []
+    for i, cell in enumerate(cells):
+        if "static-view" in tags(cell):
+            after = next((c for c in cells[i + 1:] if c.cell_type == "code"), None)
+            if after is None or not _is_widget_cell(after):
+                lonely.append(cell.get("id"))
+    assert not lonely, f"{path.name}: static views with no panel after them (the app would lose the result): {lonely}"
+
+
+def _names(code: str) -> tuple[set[str], set[str]]:
+    """(names bound, names read) by a code cell, from its syntax tree (IPython magics and shell lines skipped)."""
+    code = "\n".join(line for line in code.splitlines() if not line.lstrip().startswith(("%", "!")))
+    tree = ast.parse(code)
+    bound, read_ = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (bound if isinstance(node.ctx, ast.Store) else read_).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return bound, read_
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_the_app_runs_without_the_cells_it_hides(path: pathlib.Path):
+    """Voila never runs a hidden cell: no shown code cell may read a name that only a hidden cell binds."""
+    hidden = hidden_tags()
+    only_hidden: set[str] = set()
+    bound_shown: set[str] = set()
+    broken = []
+    for cell in read(path).cells:
+        if cell.cell_type != "code":
+            continue
+        bound, reads = _names(source(cell))
+        if set(tags(cell)) & hidden:
+            only_hidden |= bound - bound_shown
+            continue
+        broken += [(cell.get("id"), name) for name in sorted(reads & only_hidden - bound)]
+        bound_shown |= bound
+        only_hidden -= bound
+    assert not broken, f"{path.name}: shown cells read names bound only in hidden cells: {broken}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_lab_keeps_the_setup_instructions(path: pathlib.Path):
+    setup = [c for c in read(path).cells if c.cell_type == "markdown" and "lab-only" in tags(c)
+             and re.search(r"\bRun the cells?\b", source(c))]
+    assert setup, f"{path.name}: no lab-only cell tells a student in Lab to run the Setup cell"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_exercises_are_lab_only(path: pathlib.Path):
+    shown = [cell.get("id") for e in exercises(path) for cell in (e.text, e.stub, e.check)
+             if cell is not None and "lab-only" not in tags(cell)]
+    assert not shown, f"{path.name}: exercise cells the app would show: {shown}"
