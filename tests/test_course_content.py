@@ -15,8 +15,7 @@ import pytest
 
 import notebook_text as nt
 
-SOLUTION_MODULES = ("toyhw.kernels.solutions", "toyhw.gemm.solutions", "toyhw.evolve.solutions",
-                    "toyhw.evolve.solutions_06_08")
+SOLUTION_MODULES = ("toyhw.kernels.solutions", "toyhw.gemm.solutions", "toyhw.evolve.solutions")
 MIN_ANSWER_WORDS = 15
 PATHS = nt.notebook_paths()
 IDS = [p.stem for p in PATHS]

@@ -20,7 +20,7 @@ import numpy as np
 
 import notebook_text as nt
 from toyhw import data, metrics
-from toyhw.evolve import (ablations, branch_check, proposal_trace, solutions as evolve_solutions, solutions_06_08 as s68, tables, targeting, variants)
+from toyhw.evolve import (ablations, branch_check, proposal_trace, tables, targeting, variants)
 from toyhw.gemm import cost as gemm_cost, report as gemm_report, shapes as gemm_shapes, validate
 from toyhw.kernels import failures, knobs, study, tables as tables_k
 from prose.phrasing import holds as _holds, f2 as _f2, f3 as _f3, pct as _pct, value_range as _range, ordinal as _ordinal
@@ -376,7 +376,8 @@ def phrases() -> dict[str, str]:
                           f"programs, {_range(roof[1000])} against {_range(best[1000])} after 1000")
     P["weights_budget"] = _holds(all(g1 < g0 for g0, g1 in zip(gaps_w[300], gaps_w[1000])),
                                  "the gap between the two shrinks from 300 to 1000 programs on every seed")
-    loop300, loop1000 = s68.stuck_target_shares(budget=300), s68.stuck_target_shares(budget=1000)
+    nb06 = load_solution(NOTEBOOKS / "06_using_feedback.ipynb")  # notebook 06's Exercise 1
+    loop300, loop1000 = nb06.stuck_target_shares(budget=300), nb06.stuck_target_shares(budget=1000)
     P["runs300"] = _holds(all(loop300.loc["fb_roofline", c] > loop300.loc["full", c] for c in loop300.columns),
                           f"over the first 300 proposals of real runs, {_range(loop300.loc['fb_roofline'])} of "
                           f"`fb_roofline`'s targets are stuck for their parent against "
@@ -424,7 +425,7 @@ def phrases() -> dict[str, str]:
     P["far_decode"] = (f"{len(stuck_decode)} of the {len(decode)} decode shapes are stuck too, and their best config "
                        f"reaches {_f2(min(reach))}-{_f2(max(reach))} of the roofline")
     # fb_worst3's focus (notebook 04, Exercise 3)
-    focus = evolve_solutions.focus_report()
+    focus = load_solution(NOTEBOOKS / "04_alphaevolve_ablations.ipynb").focus_report()  # notebook 04's Exercise 3
     ff, fw = focus.loc["full"], focus.loc["fb_worst3"]
 
     def spanf(frame, column, fmt=lambda x: f"{x:.1%}") -> str:
@@ -466,7 +467,7 @@ def phrases() -> dict[str, str]:
     found = validate.checks()
     P["validation"] = (f"{validate.geomean_error(found):.1%} off on average over the {len(found)} published timings "
                        "it is held against")
-    sweep14 = evolve_solutions.adoption_sweep()
+    sweep14 = load_solution(NOTEBOOKS / "04_alphaevolve_ablations.ipynb").adoption_sweep()  # notebook 04's Exercise 2
     P["adopt"] = _holds(list(sweep14["median"]) == sorted(sweep14["median"]),
                         f"medians {_f3(sweep14.loc[0.1, 'median'])}, {_f3(sweep14.loc[0.5, 'median'])} and "
                         f"{_f3(sweep14.loc[0.9, 'median'])} for `p_adopt` 0.1, 0.5 and 0.9")

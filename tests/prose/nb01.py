@@ -10,15 +10,16 @@ import statistics
 import numpy as np
 
 from toyhw import data, metrics
-from toyhw.kernels import failures, knobs, solutions, study, tables
+from toyhw.course.checks import nb01 as checks
+from toyhw.kernels import failures, knobs, study, tables
 from prose.phrasing import holds as _holds
+from exercise_cells import NOTEBOOKS, load_solution
 
 # Comparative sentences (tests/test_comparison_claims.py) that compare no computed results: definitions, instructions,
 # questions, papers' figures, descriptions of a printed record.
 NOT_RESULTS = [
     "1. meet the toy kernel behind lecture",
     "the same seed always gives the same numbers",
-    "Every function below comes from the",
     "* staging the largest tile in shared",
     "Its time blends a compute term (a tile",
     "One run, for task 0 with the largest",
@@ -28,7 +29,7 @@ NOT_RESULTS = [
     "And **every task counts in the denominator**",
     "Why is that the right choice for a benchmark",
     "On a real GPU timings are also noisy",
-    "by an eager writer that likes aggressive choices",
+    "that likes aggressive choices",
     "(KernelBench saw the same trade-off with real models",
     "In KernelBench's one-shot baseline",
     "Which single risky choice, if the writer never made it",
@@ -37,9 +38,9 @@ NOT_RESULTS = [
     "Find a correct kernel that is slower than PyTorch.",
     "At which p does fast_p first drop below 0.1?",
     "* fast_p counts a task only if its kernel is",
-    "Write a function that returns the share of the *correct* kernels",
+    "Write `correct_and_faster_share`: given every task's speedup",
     "Is it a better or a worse benchmark score than fast_1?",
-    "Write a calmer one-shot writer",
+    "Write `one_explained_fix`: for a one-shot report",
 ]
 # Comparative sentences whose comparison is what a quoted number is computed as (tests/test_comparison_claims.py).
 QUOTED = [
@@ -123,13 +124,16 @@ def quotes() -> list[str]:
     spread200 = [study.one_shot(seed, N) for seed in SPREAD_SEEDS]
     spread1000 = [study.one_shot(seed, 1000) for seed in SPREAD_SEEDS]
     fig2 = {r["model"]: r for r in data.kernelbench_one_shot_rows()}
-    calm = solutions.calm_one_shot(SEED, N)
+    solution = load_solution(NOTEBOOKS / "01_one_shot_kernels.ipynb")
+    calm = checks.writer_report(solution.calm_config, SEED, N)
     calm_wrong = sum(k.feedback.status == "wrong" for k in calm.kernels)
     eager_wrong = sum(k.feedback.status == "wrong" for k in kernels)
     big_tile = max(knobs.KNOBS["tile"])
     faster = [(a, b) for a, b in zip(kernels, calm.kernels) if a.config.tile == big_tile and a.feedback.ok]
-    fixed = solutions.one_explained_fix(report)
+    fixed = solution.one_explained_fix(report)
     sure = np.zeros(N)
+    observations = [note.split(". The most common")[0].removeprefix("Correct is not enough: ").split(" (its library")[0]
+                    for note in tables.one_shot_observations(report)]
     sure[int(np.argmax(s))] = s.max()
 
     return [
@@ -217,18 +221,25 @@ def quotes() -> list[str]:
         f"{min(r.fast()[1.0] for r in spread1000):.3f} to {max(r.fast()[1.0] for r in spread1000):.3f}",
         # Summary
         f"here {1 - shares['ok']:.1%} of them",
+        # what tables.one_shot_observations (the pack's own reading of the one-shot results) says, as the prose does
+        _holds(observations == [
+            f"{1 - shares['ok']:.0%} of one-shot kernels fail: {shares['compile_error']:.0%} do not build and "
+            f"{shares['wrong']:.0%} give wrong results",
+            f"fast_0 = {fast[0.0]:.3f} but fast_1 = {fast[1.0]:.3f}; {n_correct - round(fast[1.0] * N)} correct kernels "
+            "are not faster than PyTorch"],
+            "27.0% do not build and 31.0% give wrong results, so only 42.0% are correct"),
         # Exercise 1
-        f"gives {solutions.correct_and_faster_share(s):.3f}: {round(fast[1.0] * N)} of the {n_correct} correct one-shot "
-        "kernels beat\nPyTorch",
-        f"would score {solutions.correct_and_faster_share(sure):.1f} on it, with fast_1 = {metrics.fast_p(sure, 1.0):.3f}",
+        f"gives {solution.correct_and_faster_share(s):.3f}: {round(fast[1.0] * N)} of the {n_correct} correct one-shot "
+        "kernels beat PyTorch",
+        f"would score {solution.correct_and_faster_share(sure):.1f} on\nit, with fast_1 = {metrics.fast_p(sure, 1.0):.3f}",
         # Exercise 2
-        f"has no compile errors at all and {calm.status_shares()['ok']:.1%} correct\nkernels instead of "
-        f"{shares['ok']:.1%}; fast_1 rises from {fast[1.0]:g} to {calm.fast()[1.0]:g} and fast_1.5 from {fast[1.5]:g} "
+        f"has no compile errors at all and {calm.status_shares()['ok']:.1%} correct kernels instead of "
+        f"{shares['ok']:.1%}; fast_1 rises from {fast[1.0]:g} to\n{calm.fast()[1.0]:g} and fast_1.5 from {fast[1.5]:g} "
         f"to {calm.fast()[1.5]:g}",
-        f"the wrong results grow from {eager_wrong} to {calm_wrong}, because the {len(also)} kernels that also\nbroke "
+        f"the wrong\nresults grow from {eager_wrong} to {calm_wrong}, because the {len(also)} kernels that also broke "
         "another rule",
         _holds(all(b.speedup > a.speedup for a, b in faster) and all(t.best_tile < big_tile for t in tasks),
-               f"all {len(faster)} kernels that were correct with the largest tile get\nfaster"),
+               f"all {len(faster)} kernels that were correct with the largest tile get faster"),
         # Exercise 3
         _holds(fixed["still failing"] == sum(len(r) > 1 for r in rules.values()),
                f"repairs {fixed['correct after one fix']} of the {fixed['failing']} failing kernels in one step. The "

@@ -14,14 +14,23 @@ from collections import Counter
 import numpy as np
 
 from toyhw import data
-from toyhw.evolve import ablations, database, evaluator as evaluator_lib, proposal_trace, solutions, tables, targeting
+from toyhw.evolve import ablations, database, evaluator as evaluator_lib, proposal_trace, tables, targeting
 from toyhw.evolve.evaluator import geomean_speedup
 from toyhw.evolve.shape_times import ShapeTimes
 from toyhw.evolve.config import DEFAULT
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import expert_program, firing_rule
+from exercise_cells import NOTEBOOKS, load_solution
 from prose.study_figures import study_figures
 from prose.phrasing import holds as _holds, f3 as _f3, pct as _pct, ordinal as _ordinal
+
+
+
+@functools.lru_cache(maxsize=None)
+def solutions():
+    """notebooks/solutions/04_alphaevolve_ablations.py, run as a module: the numbers its exercises' Answers quote."""
+    return load_solution(NOTEBOOKS / "04_alphaevolve_ablations.ipynb")
+
 
 SHOWN = ["full", "fb_roofline", "no_feedback", "small_llm", "no_evolution"]
 
@@ -32,7 +41,7 @@ NOT_RESULTS = [
     "remove one component at a time and watch the result get worse",
     "3. read the lecture's table: the score each variant reaches",
     "The point is the mechanism; every number below is computed by `toyhw`.",
-    "The second one computes the full study",
+    "Setup computes the full study",
     "It renders to Python source, and the source parses back to the same program",
     "The **headroom** is how far the oracle lies above the expert",
     "3. pick **inspirations**: the island's best programs",
@@ -43,13 +52,11 @@ NOT_RESULTS = [
     "Because every proposal edits the initial program, a child is the expert plus one edit",
     "Medians over seeds 0-4 of the best training score after",
     "A median outside that range differs from `full` by more than anything",
-    "The pack's own reading of the same table, as a cross-check",
     "The *test shapes* column scores each run's best program",
     "A method that gains more per step shows it only once enough steps have stacked up",
     "each time from an inspiration that was faster than the parent",  # the mock's borrow rule (toyhw/evolve/llm.py)
     "Every run was computed once for the full budget and all five seeds",
     "Which limit costs more, and from which budget on?",
-    "The figure below is the panel's starting state",
     "Does the gap between the full method and `small_llm` grow or shrink",
     "Run both on five new seeds (10-14)",
     "Does adopting the best config seen more often help?",
@@ -58,6 +65,8 @@ NOT_RESULTS = [
     "Trace a run of each (`proposal_trace.trace(variant, seed, 1000)`",
     "Why does the focus not stall?",
     "Score the best program of each variant on the 100 new shapes",
+    "The panel starts with Section 4's five variants and all five seeds",  # the panel's settings
+    "`ctx.table.configs` lists every config the time table holds",         # Exercise 5's building blocks
     "A rule list fitted to M alone has no rules for particular layers",
 ]
 # Comparative sentences whose comparison is what a quoted number is computed as (tests/test_comparison_claims.py).
@@ -70,7 +79,7 @@ QUOTED = [
 
 PARAMETERS = [
     "The final database of seed 0's run of 1000 programs:",   # the notebook's evolve(...) call
-    "Set the budget to 100.",                                 # demo questions
+    "At the panel's start, a budget of 100",                 # demo questions
     "with 1, 3 and 5 seeds",
     "on five new seeds (10-14) with a budget of 2000",        # Exercise 1's call
     "at 100, 300, 1000 and 2000 programs",
@@ -79,6 +88,11 @@ PARAMETERS = [
     "seeds 0-4",                                              # the study's seeds, ablations.SEEDS
     "Take seed 0's best program",                             # the run Section 5 shows
     "The full method's best program on seed 0,",
+    "cut at 100 programs: question 1's setting",                # the panel's start, the demo's first question
+    "[solutions/04_alphaevolve_ablations.py]",               # the solution file's name
+    "(within 0.0005)",                                       # the checks' tolerances (toyhw.course.checks.nb04)
+    "(within 0.005)",
+    "a column per seed 0-4",                                 # Exercise 2's frame
 ]
 
 
@@ -99,7 +113,7 @@ def phrases() -> dict[str, str]:
     split = [(s, c) for s, c in zip(ctx.train, oracle_configs) if c.split_k > 1]
     m_values = sorted({s.M for s in ctx.train})
     differ = [m for m in m_values if len({c for s, c in zip(ctx.train, oracle_configs) if s.M == m}) > 1]
-    m_only = solutions.best_m_only_program()
+    m_only = solutions().best_m_only_program()
     m_only_train = geomean_speedup(m_only, ctx.train, ctx.table)
     m_only_test = geomean_speedup(m_only, ctx.test, ctx.table)
     m_only_new = geomean_speedup(m_only, ctx.new, ctx.table)
@@ -158,16 +172,17 @@ def phrases() -> dict[str, str]:
     nff_below = min(b for b in budgets if all(at("no_full_file", c) < at("small_llm", c) for c in budgets if c >= b))
 
     # exercises
-    gap = solutions.ablation_gap()
-    sweep = solutions.adoption_sweep()
-    focus = solutions.focus_report()
-    new = solutions.new_shape_scores(study)
+    gap = solutions().ablation_gap()
+    sweep = solutions().adoption_sweep()
+    focus = solutions().focus_report()
+    new = solutions().new_shape_scores(study)
     full_focus, worst_focus = focus.loc["full"], focus.loc["fb_worst3"]
 
     def span(frame, column, fmt=_pct) -> str:
         return f"{fmt(frame[column].min())} to {fmt(frame[column].max())}"
 
     figures = data.paper_figures()
+    observations = " ".join(tables.ablation_observations(study))
     P = {
         # introduction
         "ae_speedup": f"an average kernel speedup of {figures['alphaevolve_kernel_speedup_percent']}%",
@@ -226,7 +241,10 @@ def phrases() -> dict[str, str]:
                             f"`fb_worst3` ends above it, at {_f3(med['fb_worst3'])}; its own seeds spread from "
                             f"{_f3(final['fb_worst3'].min())} to {_f3(final['fb_worst3'].max())}, and "
                             f"{int(np.sum(final['fb_worst3'] > hi))} of its five beat full's best seed"),
-        "s3_plumb_in": _holds(pos["no_borrow"] == "within" and pos["one_island"] == "within",
+        # the pack's own reading of the table (tables.ablation_observations) says the same, with the same definition
+        "s3_plumb_in": _holds(pos["no_borrow"] == "within" and pos["one_island"] == "within"
+                              and "Medians within full's seed spread" in observations
+                              and "no_borrow, one_island; outside it" in observations,
                               f"`no_borrow` ({_f3(med['no_borrow'])}) and `one_island` ({_f3(med['one_island'])}) "
                               f"end within full's seed spread"),
         "s3_plumb_out": _holds(pos["no_cascade"] == "above" and pos["no_meta_prompt"] == "above",

@@ -10,10 +10,13 @@ import functools
 
 import numpy as np
 
-from toyhw.evolve import ablations, solutions as evolve_solutions, solutions_06_08 as solutions, targeting
+from toyhw.evolve import ablations, feedback_tables, targeting
 from toyhw.gemm import cost as gemm_cost
 from toyhw.gemm.time_table import shared_table
 from prose.phrasing import holds as _holds, pct as _pct, value_range as _range
+from exercise_cells import NOTEBOOKS, load_solution
+
+solutions = load_solution(NOTEBOOKS / "06_using_feedback.ipynb")
 
 SEED, BUDGET = 0, 300
 SEEDS = ablations.SEEDS
@@ -47,6 +50,8 @@ NOT_RESULTS = [
     "* `vs_roofline` measures distance to a bound",
     "* A real LLM has no fixed rule for reading feedback",
     "Each run is the same as `ablations.run_one`'s",
+    "The observer only watches: the run is the one behind notebook 04's curves.",  # what the loop's observer is
+    "The check recomputes every row.",            # what Exercise 2's check does
     "Which training shapes does the oracle leave below 0.6 of their roofline",
     "Ouyang et al. *KernelBench: Can LLMs Write Efficient GPU Kernels?*",
     "*H100 Tensor Core GPU datasheet* and *DGX B200 datasheet*",
@@ -62,11 +67,12 @@ QUOTED = [
 PARAMETERS = [
     "(seed 0, 300 proposed programs)",            # the demo's run (SEED, BUDGET)
     "on seeds 0-4 — the curves of notebook 04",
-    "Raise the budget from 300 to 1000.",          # the panel's questions
-    "For seeds 0-4 at 300 programs,",
-    "(seed 0, 300 programs)",
+    "Sections 1-3 read seed 0 after 300 programs; the panel starts after 1000 (seed 0, 1000 programs).",
+    "For seeds 0-4 at 300 programs,",             # the panel's questions
     "after 100, 200,\n300, 500, 700 and 1000 programs of seed 0",  # Exercise 2's budgets
     "over the first 300 proposals of seeds 0-4",
+    "on seed 0 at 300 programs",                   # Exercise 1's check, then its whole question
+    "Then compare the four variants on seeds 0-4.",
     "With `budget=1000`",
     "the five shapes with the lowest `vs_roofline`; right, the five",
     "below 0.6 of their roofline",                 # Exercise 3's threshold
@@ -128,6 +134,9 @@ def quotes() -> list[str]:
     reach = solutions.decode_reach_by_gpu()
     o4 = reach.set_index("shape").loc["70B/8 o M=4"]
     g1 = reach.set_index("shape").loc["8B gate_up M=1"]
+    # the pack's own reading of demo 2 (feedback_tables.targeting_observations): the prose restates it, so each phrase
+    # below that it covers must agree with it
+    obs = feedback_tables.targeting_observations(t, table)
     # Section 5
     study = ablations.ablation_study(["full", "fb_roofline", "no_feedback", "fb_worst3"])
     fin = {v: np.array([r.final for r in study.runs[v]]) for v in study.runs}
@@ -136,7 +145,7 @@ def quotes() -> list[str]:
     loop300, loop1000 = _in_loop(300), _in_loop(1000)
     by_budget = solutions.stuck_share_by_budget()
     far_frame = solutions.far_from_roofline()
-    focus = evolve_solutions.focus_report()
+    focus = load_solution(NOTEBOOKS / "04_alphaevolve_ablations.ipynb").focus_report()  # notebook 04's Exercise 3
     layers = far_frame["shape"].str.rsplit(" M=", n=1).str[0].value_counts()
 
     return [
@@ -156,8 +165,10 @@ def quotes() -> list[str]:
         f"when nothing tried beats the current\nprogram it reads 1 however far the roofline is, as for "
         f"`{first.shape.label()}` above",
         # Section 2
-        f"The two lists share {t.overlap_top5} shapes. Of roofline's top five, {len(stuck_top)} are stuck "
-        f"(`{stuck_top[0].shape.label()}` and `{stuck_top[1].shape.label()}`)",
+        _holds(f"share {t.overlap_top5} shape(s). Of roofline's top 5, {len(stuck_top)} are already at the best config "
+               f"seen ({stuck_top[0].shape.label()}, {stuck_top[1].shape.label()})" in obs[1],
+               f"The two lists share {t.overlap_top5} shapes. Of roofline's top five, {len(stuck_top)} are stuck "
+               f"(`{stuck_top[0].shape.label()}` and `{stuck_top[1].shape.label()}`)"),
         _holds(all(r.vs_best <= targeting.STUCK for r in t.top_best),
                "All five shapes of best-seen's list have a known improvement"),
         # "almost every": under 10% of fb_worst3's first 300 proposals, on every seed, aim at a stuck shape
@@ -177,8 +188,11 @@ def quotes() -> list[str]:
         _holds(f"{gain:.2f}" == "1.22" and n == 44, "$1.22^{1/44}$"),
         f"The roofline suggested up to {1 / first.vs_roofline:.2f}× (1 / {first.vs_roofline:.3f}).",
         # Section 3
-        f"For this run, roofline weighting sends {_pct(t.share_on_stuck['roofline'])} of the draw to the "
-        f"{len(stuck)} stuck shapes, best-seen weighting {_pct(t.share_on_stuck['best'])}.",
+        _holds(obs[0].startswith(f"{len(stuck)} of {n} training shapes have no known improvement after {BUDGET} programs")
+               and f"roofline weighting gives them {_pct(t.share_on_stuck['roofline'])} of one program's target draw, "
+                   f"best-seen weighting {_pct(t.share_on_stuck['best'])}." in obs[0],
+               f"For this run, roofline weighting sends {_pct(t.share_on_stuck['roofline'])} of the draw to the "
+               f"{len(stuck)} stuck shapes, best-seen weighting {_pct(t.share_on_stuck['best'])}."),
         f"a stuck shape at {first.vs_roofline:.2f} of its roofline gets about {weight:.0f}",
         _holds(all(g > 0 for b in gaps for g in gaps[b]),
                f"Roofline weighting puts the larger share on stuck shapes in all {2 * len(SEEDS)} rows: "
@@ -202,7 +216,14 @@ def quotes() -> list[str]:
                f"`{far[2].shape.label()}`: {table.roofline(far[2].shape) / breakdown[2][2]:.2f} of the roofline; bound "
                f"by the SMs' own loads (`sm_load`: each SM pulls its tiles through its share of the bandwidth) with "
                f"{breakdown[2][3].blocks} blocks for {gpu.sms} SMs."),
-        _holds(all(b == "dram" for _, _, b in dec),
+        _holds(all(b == "dram" for _, _, b in dec)
+               and obs[2].startswith(f"{len(stuck_decode)} of the {len(decode)} decode shapes (M <= 16) are stuck. The "
+                                     f"best config reaches {min(x for x, _, _ in dec):.2f}-{max(x for x, _, _ in dec):.2f}"
+                                     f" of their roofline")
+               and f"are {_range([f for _, f, _ in dec])} of the best time; {len(stuck_decode)} of them are dram-bound"
+                   in obs[2]
+               and all(f"{r.shape.label()}: even the oracle reaches only "
+                       f"{table.roofline(r.shape) / us:.2f} of the roofline" in obs[3] for r, _, us, _ in breakdown),
                f"{len(stuck_decode)} of the {len(decode)} decode shapes are stuck, their best config reaches "
                f"{min(x for x, _, _ in dec):.2f}-{max(x for x, _, _ in dec):.2f} of the roofline, the fixed costs are "
                f"{_range([f for _, f, _ in dec])} of its time, and all {len(stuck_decode)} are DRAM-bound."),
@@ -250,6 +271,8 @@ def quotes() -> list[str]:
                f"on every seed, after 300 and after 1000 programs ({_range(roof[300] + roof[1000])} against "
                f"{_range(best[300] + best[1000])})"),
         # Exercise 1
+        f"a right answer gives {_pct(loop300.loc['full', 'seed 0'])} for `full`, where the weights on its best program "
+        f"said {_pct(t.share_on_stuck['best'])}.",
         _holds(all(loop300.loc["fb_worst3", c] < loop300.loc["full", c] < loop300.loc["fb_roofline", c]
                    < loop300.loc["no_feedback", c] for c in loop300.columns),
                f"`full` {_range(loop300.loc['full'])}, `fb_roofline` {_range(loop300.loc['fb_roofline'])}, "
@@ -268,7 +291,7 @@ def quotes() -> list[str]:
         _holds(bool((by_budget["roofline"] > by_budget["best seen"]).all()),
                "Roofline's share is above best-seen's at every budget."),
         # Exercise 3
-        f"`solutions.far_from_roofline()` lists {len(far_frame)} of the {n} training shapes, from "
+        f"The solution's `far_from_roofline()` lists {len(far_frame)} of the {n} training shapes, from "
         f"`{far_frame.iloc[0]['shape']}` ({far_frame.iloc[0]['oracle vs_roofline']:.2f}) up. "
         f"{(far_frame['bound'] == 'dram').sum()} of them are DRAM-bound, and the fixed costs (launch, fill and drain, "
         f"split-K's reduction) are named as a reason for {far_frame['why'].str.contains('launch').sum()}.",

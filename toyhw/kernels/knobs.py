@@ -197,8 +197,8 @@ def run_kernel(task: Task, config: KernelConfig) -> RunFeedback:
 
     Cached: a run is a pure function of (task, config) and the loops ask for the same pairs again and again.
 
-    Failures are checked in the order a developer meets them: the build (shared memory), then the tests (a size the
-    vector width does not divide, an illegal fusion).
+    Failures are checked in the order a developer meets them: the build (shared memory), then the tests (a
+    size the vector width does not divide, an illegal fusion).
     """
     if config.tile == 64 and config.shared:
         return RunFeedback(
@@ -209,8 +209,8 @@ def run_kernel(task: Task, config: KernelConfig) -> RunFeedback:
     if task.n % config.vec:
         return RunFeedback(
             "wrong",
-            message=f"wrong result on the input of size n = {task.n} ({task.n} is not divisible by the vector "
-            f"width {config.vec})",
+            message=f"wrong result on the input of size n = {task.n} ({task.n} is not divisible by the "
+            f"vector width {config.vec})",
             cause="vector_width_indivisible",
             failing_n=task.n,
         )

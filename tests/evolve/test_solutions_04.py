@@ -1,11 +1,25 @@
-"""The exercise solutions of lecture 14's notebooks run, and what each Solution block says about its result holds."""
+"""Notebook 04's solution file runs, and what each exercise's Answer says about its result holds."""
+import functools
+
 import numpy as np
 import pytest
 
-from toyhw.evolve import ablations, solutions, tables, variants
+from exercise_cells import NOTEBOOKS, load_solution
+from toyhw.evolve import ablations, tables, variants
 from toyhw.evolve.evaluator import geomean_speedup
 from toyhw.evolve.programs import firing_rule
 from toyhw.evolve.simplify import simplify
+
+
+@functools.cache
+def _solutions():
+    """notebooks/solutions/04_alphaevolve_ablations.py, run as a module (one section per exercise)."""
+    return load_solution(NOTEBOOKS / "04_alphaevolve_ablations.ipynb")
+
+
+@pytest.fixture(scope="module")
+def solutions():
+    return _solutions()
 
 
 @pytest.fixture(scope="module")
@@ -13,9 +27,7 @@ def study():
     return ablations.ablation_study(variants.available(), ablations.SEEDS, ablations.BUDGET)
 
 
-# ----- notebook 04
-
-def test_the_gap_between_full_and_small_llm_grows_with_the_budget_on_new_seeds():
+def test_the_gap_between_full_and_small_llm_grows_with_the_budget_on_new_seeds(solutions):
     frame = solutions.ablation_gap()
     assert list(frame.index) == [100, 300, 1000, 2000]
     assert list(frame["gap"]) == sorted(frame["gap"]) and frame["gap"].min() > 0
@@ -23,7 +35,7 @@ def test_the_gap_between_full_and_small_llm_grows_with_the_budget_on_new_seeds()
     assert frame["small_llm"].iloc[-1] - frame["small_llm"].iloc[-2] < 0.01  # flat
 
 
-def test_adopting_the_best_config_seen_more_often_helps_at_every_seed(study):
+def test_adopting_the_best_config_seen_more_often_helps_at_every_seed(solutions, study):
     frame = solutions.adoption_sweep()
     seeds = list(ablations.SEEDS)
     assert frame.loc[0.9, seeds].min() > frame.loc[0.5, seeds].max() > frame.loc[0.5, seeds].min() \
@@ -31,7 +43,7 @@ def test_adopting_the_best_config_seen_more_often_helps_at_every_seed(study):
     assert list(frame.loc[0.5, seeds]) == [round(r.final, 4) for r in study.runs["full"]]  # p_adopt=0.5 is `full`
 
 
-def test_worst3_focuses_on_fewer_shapes_where_a_faster_config_is_known_and_wins_more_often():
+def test_worst3_focuses_on_fewer_shapes_where_a_faster_config_is_known_and_wins_more_often(solutions):
     frame = solutions.focus_report()
     full, worst = frame.loc["full"], frame.loc["fb_worst3"]
     assert set(full["shapes targeted"]) == {44} and worst["shapes targeted"].max() < 44
@@ -47,17 +59,18 @@ def test_known_improvement_has_one_meaning_in_notebooks_04_and_06():
     with the same definition and threshold, so the two shares add up to one on the same run."""
     import math
 
-    from toyhw.evolve import proposal_trace, solutions_06_08, targeting
+    from exercise_cells import NOTEBOOKS, load_solution
+    from toyhw.evolve import proposal_trace, targeting
 
     assert targeting.known_improvement(targeting.STUCK) and not targeting.known_improvement(targeting.STUCK + 1e-9)
     steps = proposal_trace.trace("fb_worst3", 0, 300).steps
     known = sum(s.known_improvement for s in steps) / len(steps)
-    stuck = solutions_06_08.stuck_target_shares(("fb_worst3",), (0,), 300).iloc[0, 0]
+    stuck = load_solution(NOTEBOOKS / "06_using_feedback.ipynb").stuck_target_shares(("fb_worst3",), (0,), 300).iloc[0, 0]
     assert math.isclose(known + stuck, 1.0)
     assert all(s.known_improvement == (s.target_vs_best <= targeting.STUCK) for s in steps)
 
 
-def test_new_shape_scores_rank_the_variants_a_third_way(study):
+def test_new_shape_scores_rank_the_variants_a_third_way(solutions, study):
     frame = solutions.new_shape_scores(study)
     assert len(frame) == len(study.runs) and list(frame.iloc[:, 0]) == sorted(frame.iloc[:, 0], reverse=True)
     ranks = tables.rank_frame(study)
@@ -66,7 +79,7 @@ def test_new_shape_scores_rank_the_variants_a_third_way(study):
     assert (frame["min"] > 0).all()  # with the branch check on, every best program launches on every new shape
 
 
-def test_the_best_m_only_program_tests_m_only_and_is_optimal_per_token_count():
+def test_the_best_m_only_program_tests_m_only_and_is_optimal_per_token_count(solutions):
     ctx = ablations.context()
     program = solutions.best_m_only_program()
     assert all(r.n_min is None and r.n_max is None and r.k_min is None and r.k_max is None and r.m_min is None

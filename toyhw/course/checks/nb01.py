@@ -1,0 +1,170 @@
+"""Notebook 01's exercise checks: the share of correct kernels that beat PyTorch, a calmer writer, one explained fix.
+
+Each check computes the truth with the pack on the lecture's benchmark (tasks from `random.Random(230)`, 200 of them)
+and compares the student's answer with it; none compares with the solution file's code. Exercise 3's truth comes
+from a different route than the exercise's: a failing kernel becomes correct after one fix exactly when it breaks one
+rule only (`failures.broken_rules`), so the check counts broken rules instead of applying fixes.
+"""
+from __future__ import annotations
+
+import copy
+import functools
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from toyhw import metrics
+from toyhw.course.check import Verdict, attempt, failed, passed
+from toyhw.kernels import failures, knobs, optimize, study
+from toyhw.kernels.knobs import KernelConfig
+
+TOLERANCE = 1e-9
+"""How far a share may be from the pack's own value: float rounding only (both are ratios of the same counts)."""
+
+WIDTH = 110
+"""The widest a verdict's line may be: what a projected notebook shows without wrapping."""
+
+EAGER_TILE, CALM_TILE = 64, 32
+"""Exercise 2: the tile the eager writer favours, and the one the calm writer uses instead."""
+
+FIX_KEYS = ("failing", "correct after one fix", "still failing")
+"""Exercise 3: the keys of the dict `one_explained_fix` returns."""
+
+
+def writer_report(writer: Callable[[random.Random], KernelConfig], task_seed: int = study.LECTURE_TASK_SEED,
+                  n_tasks: int = study.LECTURE_N_TASKS) -> study.OneShotReport:
+    """Return the one-shot report of `writer` on the same tasks and random streams as `study.one_shot`.
+
+    Task i's kernel is `writer(Random(task_seed + 1 + i))`, the stream the eager writer draws from, so two writers
+    that make the same draws differ only where their choices differ.
+    """
+    kernels = []
+    for i, task in enumerate(study.tasks(task_seed, n_tasks)):
+        config = writer(optimize.one_shot_rng(task_seed, i))
+        feedback = knobs.run_kernel(task, config)
+        kernels.append(study.OneShotKernel(i, task, config, feedback, knobs.speedup(task, feedback)))
+    return study.OneShotReport(task_seed, tuple(kernels))
+
+
+def _fit(verdict: Verdict) -> Verdict:
+    """Return `verdict` on one projector line (WIDTH columns): a student's exception message may be long or span lines."""
+    reason = " ".join(verdict.reason.split())
+    if len(reason) + 2 > WIDTH:
+        reason = reason[:WIDTH - 3] + "…"
+    return verdict if reason == verdict.reason else Verdict(verdict.ok, reason)
+
+
+def _share_cases() -> list[tuple[str, Sequence[float]]]:
+    return [("the one-shot speedups", study.one_shot().speedups()),
+            ("[0.0, 1.0, 1.2, 2.5]", [0.0, 1.0, 1.2, 2.5]),
+            ("[0.0, 0.0] (no correct kernel)", [0.0, 0.0])]
+
+
+def _as_number(value: Any) -> float | None:
+    """Return `value` as a float if it is a real number (numpy's included), else None."""
+    if isinstance(value, (bool, str, bytes)):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _one_line(check: Callable[..., Verdict]) -> Callable[..., Verdict]:
+    """Return `check` with its verdict cut to one projector line (`_fit`)."""
+    @functools.wraps(check)
+    def fitted(*args: Any) -> Verdict:
+        return _fit(check(*args))
+    return fitted
+
+
+@_one_line
+def exercise_1(correct_and_faster_share: Callable[..., Any]) -> Verdict:
+    """Whether `correct_and_faster_share(speedups, p)` is fast_p / fast_0 (0.0 without a correct kernel), for several p.
+
+    Tried on the lecture's one-shot speedups (a numpy array, as `report.speedups()` gives them) and two short lists,
+    at p = 0.5, 1.0 and 1.5.
+    """
+    for label, speedups in _share_cases():
+        for p in (1.0, 1.5, 0.5):
+            correct = metrics.fast_p(speedups, 0.0)
+            want = metrics.fast_p(speedups, p) / correct if correct else 0.0
+            given = copy.copy(speedups)  # the student's function may change what it is given
+            value, error = attempt("the function", lambda: correct_and_faster_share(given, p))
+            if error is not None:  # a failed Verdict is falsy
+                return error
+            got = _as_number(value)
+            if got is None:
+                return failed(f"correct_and_faster_share returned {value!r:.30}, not a number (a share from 0 to 1)")
+            if not math.isclose(got, want, rel_tol=0.0, abs_tol=TOLERANCE):
+                return failed(f"for {label} at p = {p:g} it gives {got:.3f}, but fast_p / fast_0 is {want:.3f}")
+    lecture = study.one_shot().speedups()
+    share = metrics.fast_p(lecture, 1.0) / metrics.fast_p(lecture, 0.0)
+    return passed(f"it is fast_p / fast_0: at p = 1, {share:.3f} of the correct one-shot kernels beat PyTorch")
+
+
+def _calm(config: KernelConfig) -> KernelConfig:
+    return config.replace(tile=CALM_TILE) if config.tile == EAGER_TILE else config
+
+
+def _outcome(report: study.OneShotReport) -> dict[str, float]:
+    shares = report.status_shares()
+    return {"compile errors": shares["compile_error"], "wrong": shares["wrong"], "correct": shares["ok"],
+            "fast_1": report.fast((1.0,))[1.0]}
+
+
+@_one_line
+def exercise_2(calm_config: Callable[[random.Random], Any]) -> Verdict:
+    """Whether `calm_config(rng)` makes the eager writer's draws with tile 64 replaced by 32, on every lecture task.
+
+    The eager writer is `knobs.random_config`; both get task i's stream, Random(230 + 1 + i). A pass shows the calm
+    writer's outcome shares and fast_1 beside the eager one's.
+    """
+    for i in range(study.LECTURE_N_TASKS):
+        want = _calm(knobs.random_config(optimize.one_shot_rng(study.LECTURE_TASK_SEED, i)))
+        got, error = attempt("calm_config", lambda: calm_config(optimize.one_shot_rng(study.LECTURE_TASK_SEED, i)))
+        if error is not None:  # a failed Verdict is falsy
+            return error
+        if not isinstance(got, KernelConfig):
+            return failed(f"calm_config returned {type(got).__name__}, not a knobs.KernelConfig")
+        if got != want:
+            knob = next(k for k in knobs.KNOBS if getattr(got, k) != getattr(want, k))
+            return failed(f"task {i}: its {knob} is {getattr(got, knob)}, expected {getattr(want, knob)} (the eager "
+                          "writer's draws, with tile 64 made 32)")
+    calm, eager = _outcome(writer_report(calm_config)), _outcome(study.one_shot())
+    shown = ", ".join(f"{name} {calm[name]:.0%} vs {eager[name]:.0%}" for name in ("compile errors", "wrong", "correct"))
+    return passed(f"calm vs eager: {shown}, fast_1 {calm['fast_1']:g} vs {eager['fast_1']:g}")
+
+
+@_one_line
+def exercise_3(one_explained_fix: Callable[..., Any]) -> Verdict:
+    """Whether `one_explained_fix(report)` counts the failing one-shot kernels that one explained fix makes correct.
+
+    The truth: of the lecture's failing kernels, those that break exactly one rule become correct after one fix (the
+    fix removes that rule's choice), and those that break two or more still fail.
+    """
+    report = study.one_shot()
+    value, error = attempt("one_explained_fix", lambda: one_explained_fix(report))
+    if error is not None:  # a failed Verdict is falsy
+        return error
+    if not isinstance(value, dict):
+        return failed(f"one_explained_fix returned {type(value).__name__}, not a dict of three counts")
+    missing = [key for key in FIX_KEYS if key not in value]
+    if missing:
+        return failed(f"the dict has no key {missing[0]!r} (it needs {', '.join(map(repr, FIX_KEYS))})")
+    counts = {key: _as_number(value[key]) for key in FIX_KEYS}
+    if any(c is None or c != int(c) for c in counts.values()):
+        return failed(f"the values must be whole counts of kernels, got {[value[k] for k in FIX_KEYS]!r:.60}")
+    failing = [k for k in report.kernels if not k.feedback.ok]
+    one_rule = sum(len(failures.broken_rules(k.task, k.config)) == 1 for k in failing)
+    if counts["failing"] != len(failing):
+        return failed(f"'failing' is {counts['failing']:g}, but {len(failing)} one-shot kernels fail")
+    if counts["correct after one fix"] + counts["still failing"] != counts["failing"]:
+        return failed("'correct after one fix' and 'still failing' do not add up to 'failing'")
+    if counts["correct after one fix"] != one_rule:
+        return failed(f"'correct after one fix' is {counts['correct after one fix']:g}: run each fixed kernel "
+                      "again and count the correct ones")
+    return passed(f"one explained fix makes {one_rule} of the {len(failing)} failing kernels correct; "
+                  f"{len(failing) - one_rule} still fail")
