@@ -202,7 +202,7 @@ QUESTION = re.compile(r"^- Notebook (\d\d), (Think! \d+|the [\w\s-]+demo's quest
 def test_every_question_for_the_room_is_a_slot_of_the_plan():
     """The guide's "Questions that work in a room" are the plan's question slots, each with its minutes."""
     text = GUIDE.read_text(encoding="utf-8")
-    section = text[text.index("### Questions that work in a room"):text.index("## 3. Running the class")]
+    section = text[text.index("### Questions that work in a room"):text.index("### More questions")]
     listed = {(n, re.sub(r"^the [\w\s-]+demo's question", "demo question", q)) for n, q in QUESTION.findall(section)}
     planned = {(s.notebook, s.question) for plan in (guide.LECTURE_10, guide.LECTURE_14) for s in plan if s.question}
     assert listed == planned, f"listed, not planned: {sorted(listed - planned)}; planned, not listed: " \
