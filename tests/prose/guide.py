@@ -74,7 +74,7 @@ PARAMETERS = [
     f"about {LECTURE_14_MINUTES} minutes",
     "seeds 0-4",
     "after 300 programs",
-    "a budget of 100",
+    "the budget at 100",
     f"after {', '.join(map(str, ablations.MARKS[:-1]))} and {ablations.MARKS[-1]} programs",  # demo 1's marks
     "1000 proposed programs",
     "the first 300 proposals",
