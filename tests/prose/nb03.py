@@ -56,7 +56,8 @@ NOT_RESULTS = [
     "Pick the config the model ranks worst among vLLM's.",
     "Change only split_k: which value is fastest",
     "Write a heuristic `choose(M, N, K)`, returning a `GemmConfig`",
-    "Keep it small: at most four ranges of M with one config each",  # the constraint: toyhw/course/checks/nb03.py
+    "Keep it small: at most four ranges of M with one config each",
+    "Lecture 14's score is the geometric-mean speedup over the expert; a right answer",  # the exercise's criterion  # the constraint: toyhw/course/checks/nb03.py
     "Finding rules that lose nowhere is what lecture 14's search automates.",
     "The missing effect is wgmma",
     "A model that ignored the timing method would have had to hide",
@@ -86,7 +87,11 @@ PARAMETERS = [
     "Take 70B/8 qkv at M = 16",                           # the shape Section 4 picks
     "Would split-K help it at M = 16?",
     "for 8B gate_up at M = 16, 24, 48 and 64",           # Exercise 2's shapes
-    "with 0.5 us and with 1.2 us",                        # Exercise 3's latencies
+    "at 0.5 us and at 1.2 us",                            # Exercise 3's latencies
+    "[solutions/03_gemm_cost_model.py](solutions/03_gemm_cost_model.py)",  # the solution file's link
+    "a right answer scores above 1 on `TRAIN`",           # Exercise 1's threshold: the expert's own score is 1
+    "The stub starts from the expert itself (score 1).",
+    "(four rules, split-K 4 on the narrow layer)",        # the solution's rules (tests/gemm/test_solutions.py)
     "at 0.5 us",
     "at 1.2 us",
     "at tensor-parallel 8 (Jamba Team",
@@ -317,7 +322,7 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
     g003 = [r for r in data.measurement_rows() if r["id"] == "G003"][0]
     q += [
         f"up to 4 per SM sub-partition ({cost.WARPS_FULL} per SM)",
-        f"the older `mma.sync` path, at {_pct(cost.MMA_FALLBACK)} of the speed in the model",
+        f"the older *mma.sync* path, at {_pct(cost.MMA_FALLBACK)} of the speed in the model",
         f"{h100.tc_sustained_share:.1%} in the model's H100, which makes its best square GEMM reach "
         f"{validate.best_efficiency(h100):.1%} of the peak, where the best published shape search reached "
         f"{g003['measured_tflops'] * 1e12 / h100.bf16_flops:.1%}",
@@ -514,7 +519,7 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
         f"and L2 flushed before it, {timed['per_call']:.2f} us",
         _holds(timed["back_to_back"] == validate.EAGER_FLOOR_US,
                f"Back to back from eager PyTorch, {timed['back_to_back']:.1f} us: the host cannot issue eager "
-               f"`torch.mm` calls faster than one per {validate.EAGER_FLOOR_US:.1f} us"),
+               f"*torch.mm* calls faster than one per {validate.EAGER_FLOOR_US:.1f} us"),
         _holds(g17.measured_us > rows["G033"].measured_us and timed["per_call"] > timed["back_to_back"],
                f"{g17.measured_us:.2f} us per call (G017) and {rows['G033'].measured_us:.2f} us back to back (G033)"),
         _holds("256x144" in [r for r in rows_all if r["id"] == "G060"][0]["library"],
