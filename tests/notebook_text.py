@@ -93,6 +93,7 @@ _EXEMPT = [
     re.compile(r"\b[A-Za-z][\w.+-]*\d[\w.+-]*"),          # identifiers with digits: H100, BF16, Llama-3, 8B, 2MNK
     re.compile(r"\b\d+[A-Za-z][\w-]*(/\d+)?"),             # 70B/8, 8B, 2D, 1st: digits glued to letters
     re.compile(r"\[\^?\d+\]"),                             # footnote-style reference markers
+    re.compile(r"\bsolutions/\d\d_\w+\.py\b"),               # an exercise's solution file (its notebook's number)
 ]
 NUMBER = re.compile(r"(?<![\w.])[-−+]?\d[\d,]*(\.\d+)?(%|x|×)?")
 

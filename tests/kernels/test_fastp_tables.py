@@ -1,5 +1,6 @@
 """Lecture 10's tables and computed sentences, and the exercise's reference solution."""
-from toyhw.kernels import solutions, study, tables as fastp_tables
+from exercise_cells import NOTEBOOKS, load_solution
+from toyhw.kernels import study, tables as fastp_tables
 
 
 def test_kernelbench_table_sits_next_to_the_toys_matching_modes():
@@ -14,7 +15,7 @@ def test_outcome_frame_splits_failures_by_cause():
 
 
 def test_the_reference_solution_beats_every_built_in_at_10_rounds():
-    table = study.feedback_table(modes=study.PROPOSERS.available() + [solutions.directed_proposer],
+    table = study.feedback_table(modes=study.PROPOSERS.available() + [load_solution(NOTEBOOKS / "02_feedback_loops.ipynb").directed_proposer],
                                        rounds=(10,))
     for p in (1.0, 1.5):
         assert fastp_tables.race_verdict(table, "directed_proposer", 10, p).endswith(

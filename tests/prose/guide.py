@@ -22,7 +22,7 @@ import notebook_text as nt
 from toyhw import data, metrics
 from toyhw.evolve import (ablations, branch_check, proposal_trace, solutions as evolve_solutions, solutions_06_08 as s68, tables, targeting, variants)
 from toyhw.gemm import cost as gemm_cost, report as gemm_report, shapes as gemm_shapes, validate
-from toyhw.kernels import failures, knobs, solutions as kernel_solutions, study, tables as tables_k
+from toyhw.kernels import failures, knobs, study, tables as tables_k
 from prose.phrasing import holds as _holds, f2 as _f2, f3 as _f3, pct as _pct, value_range as _range, ordinal as _ordinal
 from prose.study_figures import study_figures
 from exercise_cells import NOTEBOOKS, load_solution
@@ -192,7 +192,7 @@ def phrases() -> dict[str, str]:
     cell = {m: {r: {p: _f2(v) for p, v in row.items()} for r, row in rows.items()} for m, rows in table.items()}
     failing = [k for k in report.kernels if not k.feedback.ok]
     chance = [failures.one_knob_repair_chance(k.task, k.config) for k in failing]
-    sweep = kernel_solutions.advice_sweep()
+    sweep = load_solution(NOTEBOOKS / "02_feedback_loops.ipynb").advice_sweep()
     kb = {r["toy_mode"]: r for r in data.kernelbench_rows()}
     fig2 = {r["model"]: r for r in data.kernelbench_one_shot_rows()}
     figures = data.paper_figures()

@@ -13,8 +13,9 @@ import pathlib
 import numpy as np
 
 from toyhw import data, metrics
-from toyhw.kernels import failures, knobs, optimize, solutions, study
+from toyhw.kernels import failures, knobs, optimize, study, tables
 from prose.phrasing import holds as _holds, f3 as _f3
+from exercise_cells import NOTEBOOKS, load_solution
 
 # Comparative sentences (tests/test_comparison_claims.py) that compare no computed results: definitions, instructions,
 # questions, papers' figures, how the model is built.
@@ -24,7 +25,6 @@ NOT_RESULTS = [
     "So any difference between their rows in the table below",
     "Every failed run is a round of the budget",
     "Read it column by column",
-    "The pack states the same observations",
     "Each point is its own run with that many rounds",
     "Because every round count has its own random streams",
     "which mode reaches the ceiling first, and which one plateaus below it?",
@@ -43,6 +43,9 @@ NOT_RESULTS = [
     "Compute-bound tasks cannot gain that much",
     "At fast_1.5 the ceiling is 0.490: for the other tasks no setting",  # the ceiling's definition
     "*KernelBench: Can LLMs Write Efficient GPU Kernels?*",
+    "a check cell after it that says whether your answer holds",  # the exercises: instructions and what a check does
+    "Group the tasks of `study.tasks(TASK_SEED, N_TASKS)`",
+    "a right answer lands below `explain` and above `scalar`",  # what Exercise 5's check computes
 ]
 # Comparative sentences whose comparison is what a quoted number is computed as (tests/test_comparison_claims.py).
 QUOTED = [
@@ -60,20 +63,22 @@ PARAMETERS = [
     "Set p to 1.0 and max rounds to 100",               # demo questions
     "within 0.05 of `explain`?",
     "Set p to 1.5.",
-    "does it win at 10\n   rounds?",
+    "does it win at\n10 rounds?",
     "(max rounds 50, p = 1, every mode selected)",
     "after 50 rounds against q",                        # Exercise 2's sweep
     "after 5 rounds, and\nwhy does the difference vanish by 50 rounds?",
     "Race it after 10 rounds.",
-    "rounds=(10,))`: after\n10 rounds",
+    "`directed_proposer`: after\n10 rounds",
     "within 0.05\n   from 30 rounds on",
     "is 1.5× faster than PyTorch",                      # the bar p = 1.5 the section's plot uses
     "best kernel after 50 rounds does not",
     "The starting point is behind after 10 rounds",
     "at 50 rounds its\nfast_1.5",
-    "After 5 rounds (`study",
+    "After 5 rounds (the solution file's",
     "more than 1.5×?",
     "After 10 rounds it reaches",
+    "[solutions/02_feedback_loops.py](solutions/02_feedback_loops.py)",  # the exercises' link to the solution file
+    "races `misreading_explain` for 10 rounds",
 ]
 
 
@@ -127,6 +132,7 @@ def quotes() -> list[str]:
                and m.best_config.unroll == max(knobs.KNOBS["unroll"])]
     kb = {r["toy_mode"]: r for r in data.kernelbench_rows()}
     figures = data.paper_figures()
+    solutions = load_solution(NOTEBOOKS / "02_feedback_loops.ipynb")
     mine = _fast(_my_proposer(), 10)
     directed10, directed50 = _fast(solutions.directed_proposer, 10), _fast(solutions.directed_proposer, 50)
     best10 = {p: max(table[m][10][p] for m in MODES) for p in (1.0, 1.5)}
@@ -158,7 +164,13 @@ def quotes() -> list[str]:
     behind = [r for r in at15["explain"] if at15["suggest"][r] < at15["explain"][r]]
     ahead = [r for r in at15["explain"] if at15["suggest"][r] > at15["explain"][r]]
 
+    # the pack's own reading of the table (lecture 10's observations) states each of Section 2's four readings
+    notes = tables.observations(table)
     return [
+        _holds(len(notes) == 5 and "0.58, 0.77, 0.87 vs 0.72, 0.81, 0.92" in notes[0] and "(5, 10, 20, 50)" in notes[1]
+               and "after 5, 10 rounds" in notes[2] and "(at 50 rounds: 0.40 vs 0.49)" in notes[3]
+               and "0.50 (explain), 0.59 (suggest)" in notes[4],
+               "Read it column by column — each column is one budget"),
         # Think! 1
         _holds(failures.failed_round_share("scalar", 10) > failures.failed_round_share("explain", 10),
                f"at 10 rounds, {failures.failed_round_share('scalar', 10):.1%} of all `scalar` runs fail, but\nonly "

@@ -92,7 +92,6 @@ PARAMETERS = [
     "a full island of 25 the parent",
     "the traced run of `full` (seed 0)",                                      # Exercise 2
     "with seed 0 at proposals 1, 10, 100 and 1000 —",                         # Exercise 3's steps
-    "[solutions/05_inside_the_loop.py]",                                      # the solution file's name
 ]
 
 

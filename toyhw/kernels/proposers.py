@@ -46,7 +46,7 @@ def scalar(feedback: RunFeedback, config: KernelConfig, rng: random.Random) -> K
 
 
 def fix_failure(feedback: RunFeedback, config: KernelConfig, rng: random.Random) -> KernelConfig:
-    """Return `config` repaired for the failure cause in `feedback` (what an agent does with an explained error)."""
+    """Return `config` repaired for the cause in `feedback` (what an agent does with an explained error)."""
     if feedback.cause == "shared_memory_overflow":
         # Either give up shared memory or keep it with a tile that fits; a coin decides, as a model hesitates.
         shared = 0 if rng.random() < 0.5 else config.shared
