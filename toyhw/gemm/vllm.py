@@ -106,7 +106,7 @@ def vllm_ranks(table: TimeTable, ms: Sequence[int] = DEFAULT_MS) -> list[VllmRan
 
 def format_vllm(ranks: list[VllmRank]) -> str:
     """Return the vLLM comparison as a fixed-width text table."""
-    lines = [f"{'M':>4} {'key':>4} {'GEMM':<8}{'vLLM config':<20}{'model us':>8} {'rank':>10} {'top %':>5}"
+    lines = [f"{'M':>4} {'key':>4} {'GEMM':<8}{'vLLM config':<20}{'model us':>8} {'rank':>11} {'top %':>5}"
              f" {'vs best':>7} {'bound':<8}model's best"]
     for r in ranks:
         lines.append(f"{r.M:>4} {r.key:>4} {r.gemm:<8}{r.config.short():<20}{r.time_us:>8.1f} "
