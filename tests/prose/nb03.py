@@ -12,7 +12,8 @@ from collections import Counter
 import numpy as np
 
 from toyhw import data
-from toyhw.gemm import config as gemm_config, cost, expert, report, shapes, solutions, validate, vllm
+from exercise_cells import NOTEBOOKS, load_solution
+from toyhw.gemm import config as gemm_config, cost, expert, report, shapes, validate, vllm
 from toyhw.gemm.config import GemmConfig
 from toyhw.gemm.gpu import get_gpu, gpu_names
 from toyhw.gemm.shapes import Shape
@@ -52,11 +53,11 @@ NOT_RESULTS = [
     "Which of the misses above would change such a ranking",
     "A ceiling that is too high for one GPU (the A100 rows)",
     "These constants were fitted to timings of the libraries' best kernels",
-    "The notes under the table are the pack's own reading of the same ranks",
     "Pick the config the model ranks worst among vLLM's.",
     "Change only split_k: which value is fastest",
     "Write a heuristic `choose(M, N, K)`, returning a `GemmConfig`",
-    "Keep it small: at most four ranges of M with one config each",  # the constraint: tests/gemm/test_solutions.py
+    "Keep it small: at most four ranges of M with one config each",
+    "Lecture 14's score is the geometric-mean speedup over the expert; a right answer",  # the exercise's criterion  # the constraint: toyhw/course/checks/nb03.py
     "Finding rules that lose nowhere is what lecture 14's search automates.",
     "The missing effect is wgmma",
     "A model that ignored the timing method would have had to hide",
@@ -86,7 +87,11 @@ PARAMETERS = [
     "Take 70B/8 qkv at M = 16",                           # the shape Section 4 picks
     "Would split-K help it at M = 16?",
     "for 8B gate_up at M = 16, 24, 48 and 64",           # Exercise 2's shapes
-    "with 0.5 us and with 1.2 us",                        # Exercise 3's latencies
+    "at 0.5 us and at 1.2 us",                            # Exercise 3's latencies
+    "[solutions/03_gemm_cost_model.py](solutions/03_gemm_cost_model.py)",  # the solution file's link
+    "a right answer scores above 1 on `TRAIN`",           # Exercise 1's threshold: the expert's own score is 1
+    "The stub starts from the expert itself (score 1).",
+    "(four rules, split-K 4 on the narrow layer)",        # the solution's rules (tests/gemm/test_solutions.py)
     "at 0.5 us",
     "at 1.2 us",
     "at tensor-parallel 8 (Jamba Team",
@@ -110,6 +115,7 @@ def _by_id() -> dict[str, validate.Measurement]:
 
 
 def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
+    solutions = load_solution(NOTEBOOKS / "03_gemm_cost_model.ipynb")  # its solution file
     table = shared_table("H100")
     h100 = table.gpu
     all_shapes = shapes.all_shapes()
@@ -316,7 +322,7 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
     g003 = [r for r in data.measurement_rows() if r["id"] == "G003"][0]
     q += [
         f"up to 4 per SM sub-partition ({cost.WARPS_FULL} per SM)",
-        f"the older `mma.sync` path, at {_pct(cost.MMA_FALLBACK)} of the speed in the model",
+        f"the older *mma.sync* path, at {_pct(cost.MMA_FALLBACK)} of the speed in the model",
         f"{h100.tc_sustained_share:.1%} in the model's H100, which makes its best square GEMM reach "
         f"{validate.best_efficiency(h100):.1%} of the peak, where the best published shape search reached "
         f"{g003['measured_tflops'] * 1e12 / h100.bf16_flops:.1%}",
@@ -513,7 +519,7 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
         f"and L2 flushed before it, {timed['per_call']:.2f} us",
         _holds(timed["back_to_back"] == validate.EAGER_FLOOR_US,
                f"Back to back from eager PyTorch, {timed['back_to_back']:.1f} us: the host cannot issue eager "
-               f"`torch.mm` calls faster than one per {validate.EAGER_FLOOR_US:.1f} us"),
+               f"*torch.mm* calls faster than one per {validate.EAGER_FLOOR_US:.1f} us"),
         _holds(g17.measured_us > rows["G033"].measured_us and timed["per_call"] > timed["back_to_back"],
                f"{g17.measured_us:.2f} us per call (G017) and {rows['G033'].measured_us:.2f} us back to back (G033)"),
         _holds("256x144" in [r for r in rows_all if r["id"] == "G060"][0]["library"],
@@ -521,8 +527,8 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
     ]
     # Think! 9
     base_ranks = {(r.M, r.gemm): r for r in vllm.vllm_ranks(table)}
-    fast_ranks = {(r.M, r.gemm): r for r in solutions.vllm_ranks_at_latency(0.5e-6)}
-    slow_ranks = {(r.M, r.gemm): r for r in solutions.vllm_ranks_at_latency(1.2e-6)}
+    fast_ranks = {(r.M, r.gemm): r for r in solutions.vllm_ranks_at(0.5e-6)}
+    slow_ranks = {(r.M, r.gemm): r for r in solutions.vllm_ranks_at(1.2e-6)}
     q += [
         f"The benchmark overheads ({validate.PER_CALL_OVERHEAD_US:.2f} us per call, the eager floor)",
         f"every config pays the same {h100.launch_s * 1e6:.1f} us launch",
@@ -613,18 +619,18 @@ def quotes() -> list[str]:  # noqa: C901 - one notebook, read top to bottom
     ]
 
     # ----- Exercises
-    tr = solutions.speedup_over_expert(solutions.four_rules, train, table)
-    te = solutions.speedup_over_expert(solutions.four_rules, test, table)
+    tr = solutions.speedup_over_expert(solutions.choose, train, table)
+    te = solutions.speedup_over_expert(solutions.choose, test, table)
     o_tr, o_te = report.oracle_speedup(train, table), report.oracle_speedup(test, table)
-    losses = [table.time(solutions.four_rules(x.M, x.N, x.K), x) / table.time(expert.expert_config(x), x)
+    losses = [table.time(solutions.choose(x.M, x.N, x.K), x) / table.time(expert.expert_config(x), x)
               for x in all_shapes]
     lost = [x for x, r in zip(all_shapes, losses) if r > 1.01]
-    second = [table.time(expert.expert_config(x), x) / table.time(solutions.four_rules(x.M, x.N, x.K), x)
+    second = [table.time(expert.expert_config(x), x) / table.time(solutions.choose(x.M, x.N, x.K), x)
               for x in wide_mid]
     q += [
         f"gives {tr:.3f} on the training shapes and {te:.3f} on the test shapes, against the oracle's {o_tr:.3f} and "
         f"{o_te:.3f}: four rules capture {math.log(tr) / math.log(o_tr):.0%} of the oracle's log-gain",
-        _holds(all(solutions.four_rules(x.M, x.N, x.K).block_m == 128 for x in wide_mid),
+        _holds(all(solutions.choose(x.M, x.N, x.K).block_m == 128 for x in wide_mid),
                f"a 128x128 tile with 8 warps at M = 256 and 512 recovers "
                f"{sum(math.log(r) for r in second) / sum(math.log(gains[x]) for x in wide_mid):.0%} of what the "
                f"second group's shapes offer"),

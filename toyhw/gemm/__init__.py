@@ -12,7 +12,6 @@ this order:
 7. `report`     — notebook 03's computed reports (distance to roofline with reasons, expert losses);
 8. `validate`   — the model against published measurements of real GEMMs (data/gemm_measurements.csv);
 9. `vllm`       — vLLM's tuned H100 configs, read the way vLLM reads them, ranked by the model.
-10. `solutions` — reference solutions of notebook 03's exercises.
 
 Depends only on `toyhw.data`; never on lecture 10 (toyhw.kernels) or on the evolution code above it.
 """

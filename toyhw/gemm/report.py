@@ -89,6 +89,14 @@ def format_rows(rows: list[ShapeRow]) -> str:
     return "\n".join(lines)
 
 
+def row_cells(rows: list[ShapeRow]) -> list[dict[str, object]]:
+    """Return the rows as table cells, one dict per shape (the notebook shows them as a DataFrame, whose HTML table
+    wraps the long reasons within the page instead of a fixed-width line a projector would wrap)."""
+    return [{"shape": r.shape.label(), "roofline us": round(r.roofline_us, 1), "oracle us": round(r.oracle_us, 1),
+             "expert us": round(r.expert_us, 1), "roof/oracle": f"{r.closeness:.0%}", "bound": r.bound,
+             "oracle config": r.oracle.short(), "why the oracle stays away": r.reasons} for r in rows]
+
+
 def geomean(values: list[float]) -> float:
     """Return the geometric mean of positive values (ValueError for none: a mean over nothing is not a number)."""
     if not values:
@@ -123,24 +131,27 @@ def best_configs(table: TimeTable, layers: list[str], ms: tuple[int, ...],
     return {name: [table.oracle(lookup(name, m))[0] for m in ms] for name in layers}
 
 
-def expert_losses(table: TimeTable, shape_list: list[Shape], min_gain: float = 1.05) -> list[str]:
-    """Return one line per shape where the oracle beats the expert by over `min_gain`, with the expert's problem."""
-    lines = []
+def expert_losses(table: TimeTable, shape_list: list[Shape], min_gain: float = 1.05) -> list[dict[str, object]]:
+    """Return one row per shape where the oracle beats the expert by over `min_gain`, with the expert's problem.
+
+    Each row is a dict of table cells (shape, expert's config, its slowdown, the oracle's config, the problem).
+    """
+    rows: list[dict[str, object]] = []
     for s in shape_list:
         config = expert.expert_config(s)
         t_exp, (best, t_best) = table.time(config, s), table.oracle(s)
         if not math.isfinite(t_exp):
-            lines.append(f"{s.label():<20} expert {config.short():<22} cannot launch: "
-                         f"{gemm_config.launch_problem(config, table.gpu)}")
+            rows.append({"shape": s.label(), "expert": config.short(), "slowdown": "-", "oracle": best.short(),
+                         "expert's problem": f"cannot launch: {gemm_config.launch_problem(config, table.gpu)}"})
         elif t_exp > min_gain * t_best:
             cost = gemm_cost.gemm_time(config, s, table.gpu)
             why = distance_reasons(cost, table.gpu.sms) or f"{cost.bound}-bound"
             best_bytes = gemm_cost.gemm_time(best, s, table.gpu).dram_bytes
             if cost.dram_bytes > 1.05 * best_bytes:
                 why = f"{cost.dram_bytes / best_bytes - 1:.0%} more DRAM traffic; " + why
-            lines.append(f"{s.label():<20} expert {config.short():<22} {t_exp / t_best:4.2f}x slower than "
-                         f"{best.short():<22} expert's problem: {why}")
-    return lines
+            rows.append({"shape": s.label(), "expert": config.short(), "slowdown": f"{t_exp / t_best:4.2f}x",
+                         "oracle": best.short(), "expert's problem": why})
+    return rows
 
 
 def neighbours(table: TimeTable, shape: Shape) -> list[str]:

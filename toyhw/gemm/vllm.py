@@ -106,11 +106,11 @@ def vllm_ranks(table: TimeTable, ms: Sequence[int] = DEFAULT_MS) -> list[VllmRan
 
 def format_vllm(ranks: list[VllmRank]) -> str:
     """Return the vLLM comparison as a fixed-width text table."""
-    lines = [f"{'M':>5} {'key':>5}  {'GEMM':<8}{'vLLM config':<25}{'model us':>9}  {'rank':>11}  {'top %':>6}"
-             f"  {'vs best':>7}  {'bound':<8} model's best"]
+    lines = [f"{'M':>4} {'key':>4} {'GEMM':<8}{'vLLM config':<20}{'model us':>8} {'rank':>11} {'top %':>5}"
+             f" {'vs best':>7} {'bound':<8}model's best"]
     for r in ranks:
-        lines.append(f"{r.M:>5} {r.key:>5}  {r.gemm:<8}{r.config.short():<25}{r.time_us:>9.1f}  "
-                     f"{r.rank:>5} / {r.n_launchable:<4}  {r.top_share:>6.1%}  {r.slowdown:>6.2f}x  {r.bound:<8} "
+        lines.append(f"{r.M:>4} {r.key:>4} {r.gemm:<8}{r.config.short():<20}{r.time_us:>8.1f} "
+                     f"{r.rank:>4} / {r.n_launchable:<4} {r.top_share:>5.1%} {r.slowdown:>6.2f}x {r.bound:<8}"
                      f"{r.oracle.short()}")
     return "\n".join(lines)
 
