@@ -75,6 +75,11 @@ def test_targeting_tables_in_chinese():
         _check_frame(shares)
         for value in set(shares[i18n.t("tables.share.larger")]):
             _check_text(value)
+        for note in feedback_tables.targeting_observations(demo, ctx.table):
+            # shape labels are names, and "decode" is the glossary's own "decode 形状"
+            for label in sorted((r.shape.label() for r in demo.rows), key=len, reverse=True):
+                note = note.replace(label, "")
+            _check_text(note, {"decode", "M", "ratio"})
 
 
 def test_parallel_note_in_chinese():

@@ -97,22 +97,22 @@ def targeting_observations(t: Targeting, table) -> list[str]:
 
     share = t.share_on_stuck
     n = len(t.rows)
-    notes = [f"{t.n_stuck} of {n} training shapes have no known improvement after {t.budget} programs (vs_best > "
-             f"{targeting.STUCK}). Drawing targets with weights 1/ratio - 1 + 0.05, roofline weighting gives them "
-             f"{share['roofline']:.0%} of one program's target draw, best-seen weighting {share['best']:.0%}."]
+    notes = [i18n.t("tables.targeting.note.stuck", stuck=t.n_stuck, n=n, budget=t.budget, bar=targeting.STUCK,
+                    roofline=f"{share['roofline']:.0%}", best=f"{share['best']:.0%}")]
     stuck_top = [r for r in t.top_roofline if r.vs_best > targeting.STUCK]
-    notes.append(f"The two top-5 lists share {t.overlap_top5} shape(s). Of roofline's top 5, {len(stuck_top)} "
-                 + ("are" if len(stuck_top) != 1 else "is") + " already at the best config seen"
-                 + (f" ({', '.join(r.shape.label() for r in stuck_top)})" if stuck_top else "") + ".")
+    which = (i18n.t("tables.targeting.note.which", shapes=", ".join(r.shape.label() for r in stuck_top))
+             if stuck_top else "")
+    counts = {"overlap": t.overlap_top5, "stuck": len(stuck_top), "which": which}
+    notes.append(i18n.t("tables.targeting.note.top_one", **counts) if len(stuck_top) == 1
+                 else i18n.t("tables.targeting.note.top", **counts))
     gaps = []
     for r in sorted((r for r in t.rows if r.vs_best > targeting.STUCK), key=lambda r: r.vs_roofline)[:3]:
         config, best = table.oracle(r.shape)
         cost = gemm_cost.gemm_time(config, r.shape, table.gpu)
         fixed = cost.fixed_us
-        gaps.append(f"{r.shape.label()}: even the oracle reaches only {table.roofline(r.shape) / best:.2f} of the "
-                    f"roofline; launch, pipeline fill/drain and split-K reduction take {fixed:.1f} of its "
-                    f"{best:.1f} us, and it is {cost.bound}-bound with {cost.blocks} blocks for "
-                    f"{table.gpu.sms} SMs")
+        gaps.append(i18n.t("tables.targeting.note.gap", shape=r.shape.label(),
+                           reach=f"{table.roofline(r.shape) / best:.2f}", fixed=f"{fixed:.1f}", best=f"{best:.1f}",
+                           bound=i18n.t(BOUNDS[cost.bound]), blocks=cost.blocks, sms=table.gpu.sms))
     decode = [r for r in t.rows if r.shape.M <= 16]
     stuck_decode = [r for r in decode if r.vs_best > targeting.STUCK]
     if stuck_decode:
@@ -125,13 +125,11 @@ def targeting_observations(t: Targeting, table) -> list[str]:
             bounds.append(cost.bound)
             blocks.append(cost.blocks)
         common = max(sorted(set(bounds)), key=bounds.count)
-        notes.append(f"{len(stuck_decode)} of the {len(decode)} decode shapes (M <= 16) are stuck. The best config "
-                     f"reaches {min(reach):.2f}-{max(reach):.2f} of their roofline: the fixed costs (launch, pipeline "
-                     f"fill/drain, split-K reduction) are {min(fixed_share):.0%}-{max(fixed_share):.0%} of the best "
-                     f"time; {bounds.count(common)} of them are {common}-bound, with {min(blocks)}-{max(blocks)} "
-                     f"blocks for {table.gpu.sms} SMs.")
+        notes.append(i18n.t("tables.targeting.note.decode", stuck=len(stuck_decode), n=len(decode),
+                            low=f"{min(reach):.2f}", high=f"{max(reach):.2f}", fixed_low=f"{min(fixed_share):.0%}",
+                            fixed_high=f"{max(fixed_share):.0%}", common=bounds.count(common),
+                            bound=i18n.t(BOUNDS[common]), blocks_low=min(blocks), blocks_high=max(blocks),
+                            sms=table.gpu.sms))
     if gaps:
-        notes.append("Why the stuck shapes farthest from the roofline stay there (the cost model's breakdown of the "
-                     "best config): " + "; ".join(gaps)
-                     + ". Distance to the roofline is not distance to a better config.")
+        notes.append(i18n.t("tables.targeting.note.why", gaps=i18n.t("scaling.separator").join(gaps)))
     return notes
