@@ -16,6 +16,7 @@ from toyhw.evolve.experiments import ablations
 from toyhw.evolve.experiments.ablations import AblationStudy
 from toyhw.evolve.experiments.branch_check import BranchRow
 from toyhw.evolve.loop import LineageStep
+from toyhw.i18n import t
 
 
 def lecture_frame(study: AblationStudy) -> pd.DataFrame:
@@ -26,17 +27,18 @@ def lecture_frame(study: AblationStudy) -> pd.DataFrame:
     frame = pd.DataFrame(ablations.lecture_table(study)).set_index("variant")
     marks = [c for c in frame.columns if c.endswith("programs")]
     out = frame[marks].map(lambda v: f"{v:.3f} ({ablations.headroom_share(v, study.oracle_train):.0%})")
-    out["end min-max"] = [f"{a:.3f}-{b:.3f}" for a, b in zip(frame["end min"], frame["end max"])]
-    out["test shapes"] = frame["test"].map("{:.3f}".format)
-    out["kernel runs"] = frame["kernel runs"].map("{:,}".format)
-    out["rules (simplified)"] = frame["rules"].map("{:.0f}".format)
+    out.columns = [t("tables.lecture.programs", n=c.split()[0]) for c in marks]
+    out[t("tables.lecture.end_range")] = [f"{a:.3f}-{b:.3f}" for a, b in zip(frame["end min"], frame["end max"])]
+    out[t("tables.lecture.test")] = frame["test"].map("{:.3f}".format)
+    out[t("tables.lecture.kernel_runs")] = frame["kernel runs"].map("{:,}".format)
+    out[t("tables.lecture.rules")] = frame["rules"].map("{:.0f}".format)
+    out.index.name = t("tables.variant")
     return out
 
 
 def oracle_line(study: AblationStudy) -> str:
     """Return the ceiling as one line."""
-    return (f"Oracle (best launchable config per shape): train {study.oracle_train:.3f}, test {study.oracle_test:.3f}."
-            " Headroom captured = (score - 1) / (oracle - 1) on the training shapes.")
+    return t("tables.oracle_line", train=f"{study.oracle_train:.3f}", test=f"{study.oracle_test:.3f}")
 
 
 def _final(study: AblationStudy, name: str) -> np.ndarray:
@@ -126,20 +128,23 @@ def ablation_observations(study: AblationStudy) -> list[str]:
 
 def lineage_frame(steps: Sequence[LineageStep], oracle: float) -> pd.DataFrame:
     """Return the best program's ancestors: proposal number, score, headroom captured, the LLM's description."""
-    return pd.DataFrame({"proposal": [s.step for s in steps], "score": [f"{s.score:.3f}" for s in steps],
-                         "headroom": [f"{ablations.headroom_share(s.score, oracle):.0%}" for s in steps],
-                         "what the LLM said it changed": [s.description for s in steps]})
+    return pd.DataFrame({t("tables.lineage.proposal"): [s.step for s in steps],
+                         t("tables.lineage.score"): [f"{s.score:.3f}" for s in steps],
+                         t("tables.lineage.headroom"): [f"{ablations.headroom_share(s.score, oracle):.0%}" for s in steps],
+                         t("tables.lineage.description"): [s.description for s in steps]})
 
 
 def branches_frame(demo: dict[str, list[BranchRow]]) -> pd.DataFrame:
     """Return demo 3's table: one row per (branch check, seed)."""
     rows = []
-    for key, label in (("checked", "on"), ("unchecked", "off")):
+    yes, no = t("tables.yes"), t("tables.no")
+    for key, label in (("checked", t("tables.branches.on")), ("unchecked", t("tables.branches.off"))):
         for r in demo[key]:
-            rows.append({"branch check": label, "seed": r.seed, "added to the database": r.added,
-                         "of them with a bad branch": r.added_bad_branch, "final database": r.db_size,
-                         "final, with a bad branch": r.db_bad_branch, "crash on the 100 new shapes": r.crash_new_shapes,
-                         "best program has a bad branch": "yes" if r.best_has_bad_branch else "no"})
+            rows.append({t("tables.branches.check"): label, t("tables.seed"): r.seed,
+                         t("tables.branches.added"): r.added, t("tables.branches.added_bad"): r.added_bad_branch,
+                         t("tables.branches.db"): r.db_size, t("tables.branches.db_bad"): r.db_bad_branch,
+                         t("tables.branches.crash"): r.crash_new_shapes,
+                         t("tables.branches.best_bad"): yes if r.best_has_bad_branch else no})
     return pd.DataFrame(rows)
 
 
@@ -147,15 +152,11 @@ def branches_observations(demo: dict[str, list[BranchRow]]) -> list[str]:
     """Return observations on demo 3, computed from the rows."""
     off, on = demo["unchecked"], demo["checked"]
     n = len(off)
-    notes = [f"Without the branch check, {sum(r.added_bad_branch for r in off)} programs with at least one branch that "
-             f"cannot launch entered the database ({n} seeds together): no training shape reaches that branch, so the "
-             f"score cannot see it. {sum(r.db_bad_branch for r in off)} are still in the final databases; in "
-             f"{sum(r.best_has_bad_branch for r in off)} of {n} seeds the best program itself carries one.",
-             f"{sum(r.crash_new_shapes for r in off)} programs of the final databases fail to launch on at least one "
-             "of the 100 new shapes: the bug waits until an unseen shape walks into the branch.",
-             f"With the check: {sum(r.added_bad_branch for r in on)} such programs added, "
-             f"{sum(r.crash_new_shapes for r in on)} crashes on new shapes. The check is static and costs no kernel "
-             "run."]
+    notes = [t("tables.branches.note.unchecked", added=sum(r.added_bad_branch for r in off), n=n,
+               kept=sum(r.db_bad_branch for r in off), best=sum(r.best_has_bad_branch for r in off)),
+             t("tables.branches.note.crash", crash=sum(r.crash_new_shapes for r in off)),
+             t("tables.branches.note.checked", added=sum(r.added_bad_branch for r in on),
+               crash=sum(r.crash_new_shapes for r in on))]
     return notes
 
 
@@ -164,14 +165,16 @@ def rank_frame(study: AblationStudy) -> pd.DataFrame:
     each (1 = highest), sorted by the training rank; the medians to 4 decimals so that close ranks can be read."""
     train = pd.Series({n: float(np.median(_final(study, n))) for n in study.runs})
     test = pd.Series({n: float(np.median([r.test for r in runs])) for n, runs in study.runs.items()})
-    frame = pd.DataFrame({"training (median)": train, "training rank": train.rank(ascending=False, method="min"),
-                          "test shapes (median)": test, "test rank": test.rank(ascending=False, method="min"),
-                          "test min-max": [f"{min(r.test for r in study.runs[n]):.3f}-"
-                                           f"{max(r.test for r in study.runs[n]):.3f}" for n in study.runs]})
-    frame = frame.sort_values("training rank")
-    frame.index.name = "variant"
-    return frame.astype({"training rank": int, "test rank": int}).round({"training (median)": 4,
-                                                                          "test shapes (median)": 4})
+    train_median, train_rank = t("tables.rank.train_median"), t("tables.rank.train_rank")
+    test_median, test_rank = t("tables.rank.test_median"), t("tables.rank.test_rank")
+    frame = pd.DataFrame({train_median: train, train_rank: train.rank(ascending=False, method="min"),
+                          test_median: test, test_rank: test.rank(ascending=False, method="min"),
+                          t("tables.rank.test_range"): [f"{min(r.test for r in study.runs[n]):.3f}-"
+                                                        f"{max(r.test for r in study.runs[n]):.3f}"
+                                                        for n in study.runs]})
+    frame = frame.sort_values(train_rank)
+    frame.index.name = t("tables.variant")
+    return frame.astype({train_rank: int, test_rank: int}).round({train_median: 4, test_median: 4})
 
 
 def database_counts(result) -> dict[str, int]:

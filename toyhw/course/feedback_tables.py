@@ -6,8 +6,14 @@ from typing import Sequence
 
 import pandas as pd
 
+from toyhw import i18n
 from toyhw.evolve.experiments import ablations, targeting
 from toyhw.evolve.experiments.targeting import Targeting
+
+
+BOUNDS = {"compute": i18n.N_("tables.bound.compute"), "latency": i18n.N_("tables.bound.latency"),
+          "sm_load": i18n.N_("tables.bound.sm_load"), "dram": i18n.N_("tables.bound.dram")}
+"""The cost model's bound (`GemmCost.bound`) as the table words it."""
 
 
 def targeting_frame(t: Targeting, digits: int = 3) -> pd.DataFrame:
@@ -17,14 +23,18 @@ def targeting_frame(t: Targeting, digits: int = 3) -> pd.DataFrame:
     read 0.95, and the "stuck" column would seem to contradict the number next to it.
     """
     def stuck(r) -> str:
-        return "yes" if r.vs_best > targeting.STUCK else "no"
+        return i18n.t("tables.yes") if r.vs_best > targeting.STUCK else i18n.t("tables.no")
 
+    # The two halves repeat three headers; a trailing space tells the left half's apart (pandas needs distinct names).
+    stuck_head = i18n.t("tables.targeting.stuck")
     rows = []
     for a, b in zip(t.top_roofline, t.top_best):
-        rows.append({"most to gain by roofline": a.shape.label(), "vs_roofline": f"{a.vs_roofline:.{digits}f}",
-                     "vs_best ": f"{a.vs_best:.{digits}f}", "stuck ": stuck(a),
-                     "most to gain by best seen": b.shape.label(), "vs_roofline ": f"{b.vs_roofline:.{digits}f}",
-                     "vs_best": f"{b.vs_best:.{digits}f}", "stuck": stuck(b)})
+        rows.append({i18n.t("tables.targeting.top_roofline"): a.shape.label(),
+                     "vs_roofline": f"{a.vs_roofline:.{digits}f}", "vs_best ": f"{a.vs_best:.{digits}f}",
+                     stuck_head + " ": stuck(a),
+                     i18n.t("tables.targeting.top_best"): b.shape.label(),
+                     "vs_roofline ": f"{b.vs_roofline:.{digits}f}", "vs_best": f"{b.vs_best:.{digits}f}",
+                     stuck_head: stuck(b)})
     return pd.DataFrame(rows)
 
 
@@ -35,17 +45,21 @@ def stuck_share_frame(seeds: Sequence[int] = ablations.SEEDS, budgets: Sequence[
     draw that roofline and best-seen weighting send to them, which share is larger, how many shapes the two top-5
     lists share and how many of roofline's top 5 are stuck.
     """
+    budget_head, seed_head = i18n.t("tables.budget"), i18n.t("tables.seed")
     rows = []
     for budget in budgets:
         for seed in seeds:
             t = targeting.targeting(seed, budget)
             roof, best = t.share_on_stuck["roofline"], t.share_on_stuck["best"]
-            rows.append({"budget": budget, "seed": seed, "stuck shapes": f"{t.n_stuck} of {len(t.rows)}",
-                         "share on stuck, roofline": f"{roof:.0%}", "share on stuck, best seen": f"{best:.0%}",
-                         "larger": "roofline" if roof > best else "best seen" if best > roof else "equal",
-                         "top-5 lists share": t.overlap_top5,
-                         "roofline's top 5 stuck": sum(r.vs_best > targeting.STUCK for r in t.top_roofline)})
-    return pd.DataFrame(rows).set_index(["budget", "seed"])
+            larger = (i18n.t("tables.share.roofline") if roof > best else i18n.t("tables.share.best") if best > roof
+                      else i18n.t("tables.share.equal"))
+            rows.append({budget_head: budget, seed_head: seed,
+                         i18n.t("tables.share.stuck"): i18n.t("tables.share.stuck_of", stuck=t.n_stuck, n=len(t.rows)),
+                         i18n.t("tables.share.on_roofline"): f"{roof:.0%}", i18n.t("tables.share.on_best"): f"{best:.0%}",
+                         i18n.t("tables.share.larger"): larger,
+                         i18n.t("tables.share.overlap"): t.overlap_top5,
+                         i18n.t("tables.share.top_stuck"): sum(r.vs_best > targeting.STUCK for r in t.top_roofline)})
+    return pd.DataFrame(rows).set_index([budget_head, seed_head])
 
 
 def stuck_frame(t: Targeting, table, limit: int = 6, max_m: int | None = None) -> pd.DataFrame:
@@ -65,13 +79,15 @@ def stuck_frame(t: Targeting, table, limit: int = 6, max_m: int | None = None) -
         config, best = table.oracle(r.shape)
         cost = gemm_cost.gemm_time(config, r.shape, table.gpu)
         roof = table.roofline(r.shape)
-        rows.append({"shape": r.shape.label(), "vs_roofline now": f"{r.vs_roofline:.2f}",
-                     "roofline (us)": f"{roof:.1f}", "oracle (us)": f"{best:.1f}",
-                     "oracle vs_roofline": f"{roof / best:.2f}",
-                     "launch + fill (us)": f"{cost.launch_us + cost.fill_us:.1f}",
-                     "split-K reduction (us)": f"{cost.reduction_us:.1f}", "bound": cost.bound,
-                     "blocks": cost.blocks, "padding waste": f"{cost.padding_waste:.0%}",
-                     "oracle config": config.short()})
+        rows.append({i18n.t("tables.stuck.shape"): r.shape.label(), i18n.t("tables.stuck.now"): f"{r.vs_roofline:.2f}",
+                     i18n.t("tables.stuck.roofline"): f"{roof:.1f}", i18n.t("tables.stuck.oracle"): f"{best:.1f}",
+                     i18n.t("tables.stuck.oracle_ratio"): f"{roof / best:.2f}",
+                     i18n.t("tables.stuck.launch_fill"): f"{cost.launch_us + cost.fill_us:.1f}",
+                     i18n.t("tables.stuck.reduction"): f"{cost.reduction_us:.1f}",
+                     i18n.t("tables.stuck.bound"): i18n.t(BOUNDS[cost.bound]),
+                     i18n.t("tables.stuck.blocks"): cost.blocks,
+                     i18n.t("tables.stuck.padding"): f"{cost.padding_waste:.0%}",
+                     i18n.t("tables.stuck.config"): config.short()})
     return pd.DataFrame(rows)
 
 
@@ -81,22 +97,22 @@ def targeting_observations(t: Targeting, table) -> list[str]:
 
     share = t.share_on_stuck
     n = len(t.rows)
-    notes = [f"{t.n_stuck} of {n} training shapes have no known improvement after {t.budget} programs (vs_best > "
-             f"{targeting.STUCK}). Drawing targets with weights 1/ratio - 1 + 0.05, roofline weighting gives them "
-             f"{share['roofline']:.0%} of one program's target draw, best-seen weighting {share['best']:.0%}."]
+    notes = [i18n.t("tables.targeting.note.stuck", stuck=t.n_stuck, n=n, budget=t.budget, bar=targeting.STUCK,
+                    roofline=f"{share['roofline']:.0%}", best=f"{share['best']:.0%}")]
     stuck_top = [r for r in t.top_roofline if r.vs_best > targeting.STUCK]
-    notes.append(f"The two top-5 lists share {t.overlap_top5} shape(s). Of roofline's top 5, {len(stuck_top)} "
-                 + ("are" if len(stuck_top) != 1 else "is") + " already at the best config seen"
-                 + (f" ({', '.join(r.shape.label() for r in stuck_top)})" if stuck_top else "") + ".")
+    which = (i18n.t("tables.targeting.note.which", shapes=", ".join(r.shape.label() for r in stuck_top))
+             if stuck_top else "")
+    counts = {"overlap": t.overlap_top5, "stuck": len(stuck_top), "which": which}
+    notes.append(i18n.t("tables.targeting.note.top_one", **counts) if len(stuck_top) == 1
+                 else i18n.t("tables.targeting.note.top", **counts))
     gaps = []
     for r in sorted((r for r in t.rows if r.vs_best > targeting.STUCK), key=lambda r: r.vs_roofline)[:3]:
         config, best = table.oracle(r.shape)
         cost = gemm_cost.gemm_time(config, r.shape, table.gpu)
         fixed = cost.fixed_us
-        gaps.append(f"{r.shape.label()}: even the oracle reaches only {table.roofline(r.shape) / best:.2f} of the "
-                    f"roofline; launch, pipeline fill/drain and split-K reduction take {fixed:.1f} of its "
-                    f"{best:.1f} us, and it is {cost.bound}-bound with {cost.blocks} blocks for "
-                    f"{table.gpu.sms} SMs")
+        gaps.append(i18n.t("tables.targeting.note.gap", shape=r.shape.label(),
+                           reach=f"{table.roofline(r.shape) / best:.2f}", fixed=f"{fixed:.1f}", best=f"{best:.1f}",
+                           bound=i18n.t(BOUNDS[cost.bound]), blocks=cost.blocks, sms=table.gpu.sms))
     decode = [r for r in t.rows if r.shape.M <= 16]
     stuck_decode = [r for r in decode if r.vs_best > targeting.STUCK]
     if stuck_decode:
@@ -109,13 +125,11 @@ def targeting_observations(t: Targeting, table) -> list[str]:
             bounds.append(cost.bound)
             blocks.append(cost.blocks)
         common = max(sorted(set(bounds)), key=bounds.count)
-        notes.append(f"{len(stuck_decode)} of the {len(decode)} decode shapes (M <= 16) are stuck. The best config "
-                     f"reaches {min(reach):.2f}-{max(reach):.2f} of their roofline: the fixed costs (launch, pipeline "
-                     f"fill/drain, split-K reduction) are {min(fixed_share):.0%}-{max(fixed_share):.0%} of the best "
-                     f"time; {bounds.count(common)} of them are {common}-bound, with {min(blocks)}-{max(blocks)} "
-                     f"blocks for {table.gpu.sms} SMs.")
+        notes.append(i18n.t("tables.targeting.note.decode", stuck=len(stuck_decode), n=len(decode),
+                            low=f"{min(reach):.2f}", high=f"{max(reach):.2f}", fixed_low=f"{min(fixed_share):.0%}",
+                            fixed_high=f"{max(fixed_share):.0%}", common=bounds.count(common),
+                            bound=i18n.t(BOUNDS[common]), blocks_low=min(blocks), blocks_high=max(blocks),
+                            sms=table.gpu.sms))
     if gaps:
-        notes.append("Why the stuck shapes farthest from the roofline stay there (the cost model's breakdown of the "
-                     "best config): " + "; ".join(gaps)
-                     + ". Distance to the roofline is not distance to a better config.")
+        notes.append(i18n.t("tables.targeting.note.why", gaps=i18n.t("scaling.separator").join(gaps)))
     return notes

@@ -13,6 +13,7 @@ import time
 from typing import Sequence
 
 from toyhw.evolve.experiments import ablations, sweep
+from toyhw.i18n import t
 
 _run_uncached = ablations.run_fresh  # the cache would turn a repeated measurement into a lookup
 
@@ -83,11 +84,10 @@ def increments(points: Sequence[CostPoint]) -> list[int]:
 def parallel_note(points: Sequence[CostPoint]) -> str:
     """Return one sentence on what the measured worker counts gained, as measured (first point = the baseline)."""
     base = points[0]
-    parts = [f"{p.x} processes: {base.seconds / p.seconds:.2f}x the speed of {base.x}" for p in points[1:]]
+    parts = [t("scaling.speed", n=p.x, speed=f"{base.seconds / p.seconds:.2f}", base=base.x) for p in points[1:]]
     best = max(points, key=lambda p: base.seconds / p.seconds)
     if best is base or base.seconds / best.seconds < 1.2:
-        verdict = ("more processes did not pay off here: start-up (and whatever else this machine was doing) ate "
-                   "the gain on a grid this small")
+        verdict = t("scaling.no_gain")
     else:
-        verdict = f"{best.x} processes paid off"
-    return "; ".join(parts) + f" — {verdict}."
+        verdict = t("scaling.paid_off", n=best.x)
+    return t("scaling.note", parts=t("scaling.separator").join(parts), verdict=verdict)
