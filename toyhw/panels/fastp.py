@@ -179,8 +179,9 @@ def feedback_panel(modes: Sequence[str] = tuple(PROPOSERS.available()), max_roun
     proposers: dict[str, ProposerLike] = {name: name for name in PROPOSERS.available()}
     proposers.update(yours)
     names = list(proposers)
-    # a mode's label where it differs from its name (the script's row labels in Chinese); in English the names
-    options = [name if labels.mode_label(name) == name else (labels.mode_label(name), name) for name in names]
+    # (label, name) for every option: the script's row labels in Chinese, the names themselves in English. All pairs,
+    # never a mix of pairs and plain names, which ipywidgets would read as plain values.
+    options = [(labels.mode_label(name), name) for name in names]
     select = widgets.SelectMultiple(options=options,
                                     value=tuple(m for m in modes if m in proposers) + tuple(yours),
                                     description=t("panel.modes"), rows=len(names))
