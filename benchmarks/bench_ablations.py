@@ -3,6 +3,7 @@
 Run: .venv/bin/python benchmarks/bench_ablations.py   (prints a Markdown table; figures are medians of repeats)
 The target: `python -m toyhw ablations` under 10 s serially on a 2-core machine (the seed's own run took ~50 s).
 """
+
 from __future__ import annotations
 
 import statistics
@@ -36,12 +37,18 @@ def measurements() -> list[tuple[str, float]]:
     """Return (what, seconds) for each lecture-14 measurement."""
     ablations.context()
     rows = [
-        ("`python -m toyhw ablations` (9 variants x 5 seeds x 1000 programs), fresh process",
-         statistics.median(cli_seconds("ablations") for _ in range(3))),
-        ("ablation study in process, cold run caches (45 runs)",
-         median_seconds(lambda: ablations.ablation_study(), 3, clear_caches)),
-        ("one run (full, seed 0, 1000 programs)",
-         median_seconds(lambda: ablations.run_one("full", 0, 1000), 5, clear_caches)),
+        (
+            "`python -m toyhw ablations` (9 variants x 5 seeds x 1000 programs), fresh process",
+            statistics.median(cli_seconds("ablations") for _ in range(3)),
+        ),
+        (
+            "ablation study in process, cold run caches (45 runs)",
+            median_seconds(lambda: ablations.ablation_study(), 3, clear_caches),
+        ),
+        (
+            "one run (full, seed 0, 1000 programs)",
+            median_seconds(lambda: ablations.run_one("full", 0, 1000), 5, clear_caches),
+        ),
         ("`python -m toyhw branches` (2 x 5 runs x 1000 programs), fresh process", cli_seconds("branches")),
         ("`python -m toyhw targeting` (300 programs), fresh process", cli_seconds("targeting")),
     ]
@@ -50,15 +57,27 @@ def measurements() -> list[tuple[str, float]]:
         from toyhw.panels.common import output_area, redraw  # noqa: E402
     except ImportError:
         return rows
-    rows.append(("every variant x 5 seeds x 1000 programs (what notebook 04 computes once), cold",
-                 median_seconds(panels.full_study, 1, clear_caches)))
+    rows.append(
+        (
+            "every variant x 5 seeds x 1000 programs (what notebook 04 computes once), cold",
+            median_seconds(panels.full_study, 1, clear_caches),
+        )
+    )
     out = output_area()
-    rows.append(("ablation panel redraw (9 variants, budget 1000, 5 seeds), warm cache",
-                 median_seconds(lambda: redraw(out, lambda: panels.ablation_figure(variants.LECTURE_VARIANTS, 1000, 5)),
-                                5)))
-    rows.append(("ablation panel redraw (3 variants, budget 300, 3 seeds), warm cache",
-                 median_seconds(lambda: redraw(out, lambda: panels.ablation_figure(
-                     ["full", "small_llm", "no_evolution"], 300, 3)), 5)))
+    rows.append(
+        (
+            "ablation panel redraw (9 variants, budget 1000, 5 seeds), warm cache",
+            median_seconds(lambda: redraw(out, lambda: panels.ablation_figure(variants.LECTURE_VARIANTS, 1000, 5)), 5),
+        )
+    )
+    rows.append(
+        (
+            "ablation panel redraw (3 variants, budget 300, 3 seeds), warm cache",
+            median_seconds(
+                lambda: redraw(out, lambda: panels.ablation_figure(["full", "small_llm", "no_evolution"], 300, 3)), 5
+            ),
+        )
+    )
     return rows
 
 

@@ -34,6 +34,7 @@ own, to hand it a random token in its environment), widget_driver.py's panel and
 _FIND_CONTROLS, ERROR_LINE, page_errors, has_widget_cells, notebooks) and test_lab.py's notebook runner (_OPENED,
 _KERNEL_IDLE, _run_all, _rendered).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -267,14 +268,31 @@ def jupyterlab(base: pathlib.Path, tcp_nodelay: bool = False) -> Iterator[LabSer
         (base / "config" / "jupyter_server_config.py").write_text(NODELAY_CONFIG)
     port = lab._free_port()
     server = LabServer(f"http://127.0.0.1:{port}", base / "jupyterlab.log", secrets.token_urlsafe(32))
-    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-           "--ServerApp.port_retries=0", "--ServerApp.password=", f"--ServerApp.root_dir={root}",
-           "--LabApp.expose_app_in_browser=True", f"--LabApp.app_settings_dir={lab.lab_settings(base)}",
-           *lab._root_flags()]
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        "--ServerApp.password=",
+        f"--ServerApp.root_dir={root}",
+        "--LabApp.expose_app_in_browser=True",
+        f"--LabApp.app_settings_dir={lab.lab_settings(base)}",
+        *lab._root_flags(),
+    ]
     env = {**lab._isolated_env(base), "JUPYTER_TOKEN": server.token}  # read by jupyter_server's identity provider
     with open(server.log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            cmd,
+            cwd=root,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         lab._wait_until_up(proc, f"{server.url}/api/status?token={server.token}", server.log)
         yield server
@@ -395,21 +413,38 @@ def measure_page(page, notebook: str, repeats: int) -> list[Timing]:
                 kernel_time(page)  # starts the kernel's count afresh
                 panel_loc.evaluate("el => window.toyhwBench.arm(el)")
                 move = dispatch()
-                page.wait_for_function(f"() => window.toyhwBench.complete({QUIET_MS})", polling=50,
-                                       timeout=MOVE_TIMEOUT_MS)
+                page.wait_for_function(
+                    f"() => window.toyhwBench.complete({QUIET_MS})", polling=50, timeout=MOVE_TIMEOUT_MS
+                )
                 got = page.evaluate("() => window.toyhwBench.read()")
                 in_kernel, began = kernel_time(page)
                 to_kernel = round(began - got["t0_epoch"], 1) if began is not None else float("nan")
-                text = panel_loc.evaluate("el => Array.from(el.querySelectorAll("
-                                          "'.widget-output, .widget-html, .widget-htmlmath')).map(e => e.innerText)"
-                                          ".join('\\n')")
+                text = panel_loc.evaluate(
+                    "el => Array.from(el.querySelectorAll("
+                    "'.widget-output, .widget-html, .widget-htmlmath')).map(e => e.innerText)"
+                    ".join('\\n')"
+                )
                 errors = [m.group(0).strip() for m in widget_driver.ERROR_LINE.finditer(text)]
-                timings.append(Timing(notebook, name, what, move, got["event"], round(got["first_ms"], 1),
-                                      round(got["complete_ms"], 1), in_kernel, to_kernel, "; ".join(errors)))
+                timings.append(
+                    Timing(
+                        notebook,
+                        name,
+                        what,
+                        move,
+                        got["event"],
+                        round(got["first_ms"], 1),
+                        round(got["complete_ms"], 1),
+                        in_kernel,
+                        to_kernel,
+                        "; ".join(errors),
+                    )
+                )
                 shown = f"  ERROR {errors[0]}" if errors else ""
-                print(f"  [{name}] {what} {move}: first change {got['first_ms']:.0f} ms, complete "
-                      f"{got['complete_ms']:.0f} ms, kernel {in_kernel:.0f} ms (from {to_kernel:.0f} ms){shown}",
-                      flush=True)
+                print(
+                    f"  [{name}] {what} {move}: first change {got['first_ms']:.0f} ms, complete "
+                    f"{got['complete_ms']:.0f} ms, kernel {in_kernel:.0f} ms (from {to_kernel:.0f} ms){shown}",
+                    flush=True,
+                )
     return timings
 
 
@@ -459,13 +494,32 @@ def _row(moves: list[Timing], base: float) -> tuple[float, float, str]:
     """Return (median, worst, the columns from median ms to kernel median ms) of a group of moves."""
     first = [t.first_ms for t in moves]
     med, worst = _median(first), max(first)
-    return med, worst, " | ".join([f"{med:.0f}", f"{worst:.0f}", f"{med / base:.1f}", f"{worst / base:.1f}",
-                                    *(f"{_median([getattr(t, k) for t in moves]):.0f}"
-                                      for k in ("complete_ms", "to_kernel_ms", "kernel_ms"))])
+    return (
+        med,
+        worst,
+        " | ".join(
+            [
+                f"{med:.0f}",
+                f"{worst:.0f}",
+                f"{med / base:.1f}",
+                f"{worst / base:.1f}",
+                *(
+                    f"{_median([getattr(t, k) for t in moves]):.0f}"
+                    for k in ("complete_ms", "to_kernel_ms", "kernel_ms")
+                ),
+            ]
+        ),
+    )
 
 
-def report(timings: list[Timing], baseline_blocks: list[list[Timing]], failures: dict[str, list[str]],
-           header: list[str], repeats: int, tcp_nodelay: bool = False) -> str:
+def report(
+    timings: list[Timing],
+    baseline_blocks: list[list[Timing]],
+    failures: dict[str, list[str]],
+    header: list[str],
+    repeats: int,
+    tcp_nodelay: bool = False,
+) -> str:
     """Return the section's Markdown: the trivial slider, one row per notebook, the worst controls, every control.
 
     With `tcp_nodelay` (a diagnosis run) the baseline is not the targets' one, so no note says why a notebook misses.
@@ -481,12 +535,17 @@ def report(timings: list[Timing], baseline_blocks: list[list[Timing]], failures:
         f"{max(t.first_ms for t in trivial):.0f} ms over {len(trivial)} moves; complete (decoded and drawn) median "
         f"{_median([t.complete_ms for t in trivial]):.0f} ms; of the median, input -> kernel {to_kernel:.0f} ms, "
         f"in the kernel {in_kernel:.1f} ms, kernel -> page about {base - to_kernel - in_kernel:.0f} ms. Median of each "
-        f"block of {repeats} moves, in run order: " + ", ".join(f"{b:.0f}" for b in blocks) + " ms."
-        + (f" **The baseline differs between blocks ({min(blocks):.0f} to {max(blocks):.0f} ms).** Each block is a "
-           "fresh notebook session. Without `--tcp-nodelay` about half of the small-message round trips stall ~40 ms "
-           "(Nagle's algorithm on JupyterLab's websocket), by session more than by move; a busy machine adds to "
-           "that. The ratios move with the baseline: compare the absolute and kernel ms too."
-           if max(blocks) > 1.5 * min(blocks) else ""),
+        f"block of {repeats} moves, in run order: "
+        + ", ".join(f"{b:.0f}" for b in blocks)
+        + " ms."
+        + (
+            f" **The baseline differs between blocks ({min(blocks):.0f} to {max(blocks):.0f} ms).** Each block is a "
+            "fresh notebook session. Without `--tcp-nodelay` about half of the small-message round trips stall ~40 ms "
+            "(Nagle's algorithm on JupyterLab's websocket), by session more than by move; a busy machine adds to "
+            "that. The ratios move with the baseline: compare the absolute and kernel ms too."
+            if max(blocks) > 1.5 * min(blocks)
+            else ""
+        ),
         "",
         f"Latency = input event -> first change of the panel's output; x = that / the trivial slider's median; "
         "complete = until the last change is decoded and drawn; input -> kernel = until the kernel starts on the "
@@ -505,61 +564,93 @@ def report(timings: list[Timing], baseline_blocks: list[list[Timing]], failures:
         errors = sum(1 for t in moves if t.error)
         verdict = ("**MISSES**: " + ", ".join(misses)) if misses else "met"
         missed += [notebook] if misses else []
-        lines.append(f"| {notebook} | {len(moves)} | {cells} | {verdict}"
-                     f"{f'; {errors} moves showed an error' if errors else ''} |")
+        lines.append(
+            f"| {notebook} | {len(moves)} | {cells} | {verdict}"
+            f"{f'; {errors} moves showed an error' if errors else ''} |"
+        )
     for notebook, problems in failures.items():
         lines.append(f"| {notebook} | 0 | | | | | | | | NOT MEASURED: {problems[0][:200]} |")
     if missed and tcp_nodelay:
-        lines += ["", "With `--tcp-nodelay` the trivial slider loses its Nagle stall (about 40 ms of its round trip), "
-                  "so these ratios are against a smaller baseline than the targets' (stock `make lab`, the run "
-                  "without the flag) and the verdicts are not the targets' verdicts: compare the absolute ms."]
+        lines += [
+            "",
+            "With `--tcp-nodelay` the trivial slider loses its Nagle stall (about 40 ms of its round trip), "
+            "so these ratios are against a smaller baseline than the targets' (stock `make lab`, the run "
+            "without the flag) and the verdicts are not the targets' verdicts: compare the absolute ms.",
+        ]
     elif missed:
         lines += ["", "Why a notebook misses a target, and what it would take (benchmarks/latency_notes.py):", ""]
         lines += [f"- **{notebook}**: {latency_notes.why(notebook)}" for notebook in missed]
     controls = _group(timings, lambda t: (t.notebook, t.panel, t.control))
-    lines += ["", "### Per panel and control", "",
-              f"Each control moved {repeats} times, slowest median first; **>{TARGET_MEDIAN:g}x** marks a median over "
-              f"the median target, **>{TARGET_WORST:g}x** a move over the worst-move target.", "",
-              f"| notebook | panel | control | {columns} | moves: ms |", "|---" * 11 + "|"]
-    for (notebook, panel, control), moves in sorted(controls.items(),
-                                                    key=lambda kv: -_median([t.first_ms for t in kv[1]])):
+    lines += [
+        "",
+        "### Per panel and control",
+        "",
+        f"Each control moved {repeats} times, slowest median first; **>{TARGET_MEDIAN:g}x** marks a median over "
+        f"the median target, **>{TARGET_WORST:g}x** a move over the worst-move target.",
+        "",
+        f"| notebook | panel | control | {columns} | moves: ms |",
+        "|---" * 11 + "|",
+    ]
+    for (notebook, panel, control), moves in sorted(
+        controls.items(), key=lambda kv: -_median([t.first_ms for t in kv[1]])
+    ):
         med, worst, cells = _row(moves, base)
-        flag = (f" **>{TARGET_MEDIAN:g}x**" if med / base > TARGET_MEDIAN else "") + \
-               (f" **>{TARGET_WORST:g}x**" if worst / base > TARGET_WORST else "")
-        lines.append(f"| {notebook[:2]} | {panel} | {control}{flag} | {cells} | "
-                     + "; ".join(f"{t.move}: {t.first_ms:.0f}" for t in moves) + " |")
+        flag = (f" **>{TARGET_MEDIAN:g}x**" if med / base > TARGET_MEDIAN else "") + (
+            f" **>{TARGET_WORST:g}x**" if worst / base > TARGET_WORST else ""
+        )
+        lines.append(
+            f"| {notebook[:2]} | {panel} | {control}{flag} | {cells} | "
+            + "; ".join(f"{t.move}: {t.first_ms:.0f}" for t in moves)
+            + " |"
+        )
     return "\n".join(lines) + "\n"
 
 
-def machine_header(label: Optional[str], argv: list[str], chromium: str, load: tuple[float, float, float],
-                   started: datetime.datetime) -> list[str]:
+def machine_header(
+    label: Optional[str], argv: list[str], chromium: str, load: tuple[float, float, float], started: datetime.datetime
+) -> list[str]:
     """Return the lines that say how, where and when (`started`, with the `load` then) the figures were taken."""
     import ipywidgets
     import jupyterlab
 
     cpu = "unknown CPU"
     with contextlib.suppress(OSError):
-        cpu = next((line.split(":", 1)[1].strip() for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines()
-                    if line.startswith("model name")), cpu)
+        cpu = next(
+            (
+                line.split(":", 1)[1].strip()
+                for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")
+            ),
+            cpu,
+        )
     cores = len(os.sched_getaffinity(0))
     now = started.strftime("%Y-%m-%d %H:%M UTC")
     command = shlex.join([".venv/bin/python", "benchmarks/bench_browser.py", *argv])
-    return [f"Command: `{command}`" + (f" (label: {label})" if label else ""), "",
-            f"Machine: {cpu}, {cores} cores usable, load average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} "
-            f"(1 / 5 / 15 min) at the start, {now}; Chromium {chromium} (headless), JupyterLab "
-            f"{jupyterlab.__version__}, ipywidgets {ipywidgets.__version__}, Python {sys.version.split()[0]}."]
+    return [
+        f"Command: `{command}`" + (f" (label: {label})" if label else ""),
+        "",
+        f"Machine: {cpu}, {cores} cores usable, load average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} "
+        f"(1 / 5 / 15 min) at the start, {now}; Chromium {chromium} (headless), JupyterLab "
+        f"{jupyterlab.__version__}, ipywidgets {ipywidgets.__version__}, Python {sys.version.split()[0]}.",
+    ]
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--notebooks", default="", help="comma-separated prefixes, e.g. 02,04 (default: every "
-                                                        "notebook with a widget cell)")
+    parser.add_argument(
+        "--notebooks",
+        default="",
+        help="comma-separated prefixes, e.g. 02,04 (default: every notebook with a widget cell)",
+    )
     parser.add_argument("--repeats", type=int, default=5, help="moves per control (default 5)")
     parser.add_argument("--label", default="", help='names the section, e.g. "before" or "after"')
     parser.add_argument("--out", type=pathlib.Path, default=HERE / "RESULTS.md", help="Markdown file to write into")
     parser.add_argument("--raw", type=pathlib.Path, help="also write every move's timing to this JSON file")
-    parser.add_argument("--tcp-nodelay", action="store_true",
-                        help="diagnosis: JupyterLab with TCP_NODELAY on its websockets (not how `make lab` runs it)")
+    parser.add_argument(
+        "--tcp-nodelay",
+        action="store_true",
+        help="diagnosis: JupyterLab with TCP_NODELAY on its websockets (not how `make lab` runs it)",
+    )
     args = parser.parse_args(argv)
     load, started = os.getloadavg(), datetime.datetime.now(datetime.timezone.utc)
     why = lab._why_no_browser()
@@ -610,18 +701,31 @@ def main(argv: list[str]) -> int:
             chromium = browser.version
             browser.close()
     header = machine_header(args.label or None, argv, chromium, load, started)
-    header.append(f"The run took {time.monotonic() - start:.0f} s; load average {os.getloadavg()[0]:.2f} (1 min) at "
-                  "its end." + (f" The kernels imported toyhw from {', '.join(sorted(KERNEL_TOYHW))}."
-                                if KERNEL_TOYHW else "")
-                  + (" JupyterLab ran with TCP_NODELAY on its websockets (`--tcp-nodelay`, a diagnosis: "
-                                "`make lab` does not)." if args.tcp_nodelay else ""))
+    header.append(
+        f"The run took {time.monotonic() - start:.0f} s; load average {os.getloadavg()[0]:.2f} (1 min) at "
+        "its end."
+        + (f" The kernels imported toyhw from {', '.join(sorted(KERNEL_TOYHW))}." if KERNEL_TOYHW else "")
+        + (
+            " JupyterLab ran with TCP_NODELAY on its websockets (`--tcp-nodelay`, a diagnosis: `make lab` does not)."
+            if args.tcp_nodelay
+            else ""
+        )
+    )
     text = report(timings, blocks, failures, header, args.repeats, args.tcp_nodelay)
     print(text)
     results_md.replace_section(args.out, SECTION + (f" — {args.label}" if args.label else ""), text)
     print(f"wrote its section into {args.out}")
     if args.raw:
-        args.raw.write_text(json.dumps({"baseline": [[dataclasses.asdict(t) for t in b] for b in blocks],
-                                        "moves": [dataclasses.asdict(t) for t in timings]}, indent=1) + "\n")
+        args.raw.write_text(
+            json.dumps(
+                {
+                    "baseline": [[dataclasses.asdict(t) for t in b] for b in blocks],
+                    "moves": [dataclasses.asdict(t) for t in timings],
+                },
+                indent=1,
+            )
+            + "\n"
+        )
     return 0
 
 

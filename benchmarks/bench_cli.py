@@ -9,6 +9,7 @@ checkout's `python -m toyhw fastp` (its package first on PYTHONPATH), for a befo
 breakdown comes from `python -X importtime -m toyhw fastp`. The script's path may also come from TOYHW_SEED_SCRIPT;
 without it the comparison is skipped. Writes its own section of benchmarks/RESULTS.md (the rest of the file stays).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -69,8 +70,14 @@ def measure(script: Optional[pathlib.Path], repeats: int, before: Optional[pathl
 def import_breakdown(where: pathlib.Path = ROOT, top: int = 8) -> tuple[float, list[tuple[str, float]]]:
     """Return (total import ms of the process's own imports after `site`, the `top` costliest top-level imports) of
     `python -m toyhw fastp` in the checkout `where`."""
-    out = subprocess.run([sys.executable, "-X", "importtime", *TOYHW], capture_output=True, text=True, check=True,
-                         cwd=where, env=_env(where)).stderr
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", *TOYHW],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=where,
+        env=_env(where),
+    ).stderr
     rows = []
     for line in out.splitlines():
         found = re.match(r"import time:\s+\d+ \|\s+(\d+) \|( *)(\S+)", line)
@@ -82,18 +89,24 @@ def import_breakdown(where: pathlib.Path = ROOT, top: int = 8) -> tuple[float, l
 
 def report(figures: dict, imports: tuple, imports_before: Optional[tuple], repeats: int) -> str:
     """Return the section's Markdown body."""
-    lines = [f"Fresh processes run alternately, {repeats} times each, with {sys.executable.split('/')[-3]}'s Python "
-             f"{sys.version.split()[0]}; medians (output discarded). `.venv/bin/python benchmarks/bench_cli.py "
-             "--seed-script PATH` writes this section.", "",
-             "| process | wall (s) | CPU (s) |", "|---|---|---|"]
+    lines = [
+        f"Fresh processes run alternately, {repeats} times each, with {sys.executable.split('/')[-3]}'s Python "
+        f"{sys.version.split()[0]}; medians (output discarded). `.venv/bin/python benchmarks/bench_cli.py "
+        "--seed-script PATH` writes this section.",
+        "",
+        "| process | wall (s) | CPU (s) |",
+        "|---|---|---|",
+    ]
     for name, (wall, cpu) in figures.items():
         command = "python -m toyhw fastp" if name.startswith("toyhw") else "python seed000_fastp_feedback.py"
         lines.append(f"| {name}: `{command}` | {wall:.3f} | {cpu:.3f} |")
     lines.append("")
     if "seed script" in figures:
         (tw, tc), (sw, sc) = figures["toyhw"], figures["seed script"]
-        lines.append(f"- **ratio toyhw / seed script: {tw / sw:.2f} in wall time, {tc / sc:.2f} in CPU time** "
-                     "(at most 1.0 is the goal)")
+        lines.append(
+            f"- **ratio toyhw / seed script: {tw / sw:.2f} in wall time, {tc / sc:.2f} in CPU time** "
+            "(at most 1.0 is the goal)"
+        )
     else:
         lines.append("- the seed script was not given (--seed-script or TOYHW_SEED_SCRIPT): no ratio")
     if "toyhw before" in figures:
@@ -101,8 +114,10 @@ def report(figures: dict, imports: tuple, imports_before: Optional[tuple], repea
         lines.append(f"- the `--before` checkout: {bw / figures['toyhw'][0]:.2f}x this one's wall time")
     for label, (total, top) in (("imports", imports), ("imports before", imports_before)):
         if total is not None:
-            lines.append(f"- {label} (`python -X importtime`, after `site`): {total:.0f} ms; largest: "
-                         + ", ".join(f"{name} {ms:.1f} ms" for name, ms in top))
+            lines.append(
+                f"- {label} (`python -X importtime`, after `site`): {total:.0f} ms; largest: "
+                + ", ".join(f"{name} {ms:.1f} ms" for name, ms in top)
+            )
     return "\n".join(lines)
 
 
@@ -117,8 +132,12 @@ def main(argv: list[str]) -> int:
     if args.repeats < 1:
         parser.error(f"--repeats = {args.repeats} is not allowed; it must be >= 1")
     figures = measure(script, args.repeats, args.before)
-    body = report(figures, import_breakdown(), import_breakdown(args.before.resolve()) if args.before else (None, []),
-                  args.repeats)
+    body = report(
+        figures,
+        import_breakdown(),
+        import_breakdown(args.before.resolve()) if args.before else (None, []),
+        args.repeats,
+    )
     print(f"## {HEADING}\n\n{body}")
     if not args.no_write:
         results_md.replace_section(RESULTS, HEADING, body)  # only its own section; the rest stays

@@ -3,6 +3,7 @@
 Run: .venv/bin/python benchmarks/bench_fastp.py [--seed-script PATH]   (prints a Markdown table; figures are medians
 of repeats; without the seed script's path, from the option or TOYHW_SEED_SCRIPT, its row is skipped)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,7 +32,6 @@ def panel_redraw(draw: Callable[[], object]) -> Callable[[], None]:
     return lambda: redraw(OUT, draw)
 
 
-
 def clear_caches() -> None:
     """Empty every lecture-10 cache, so a measurement starts cold (as after a new task seed)."""
     study.clear_caches()
@@ -54,24 +54,44 @@ def seed_script_seconds(path: Optional[pathlib.Path]) -> Optional[float]:
 
 def measurements(script: Optional[pathlib.Path] = None) -> list[tuple[str, float]]:
     """Return (what, seconds) for each lecture-10 measurement (the seed script's row only with its path)."""
-    rows = [("seed-000 table, toyhw (one-shot + 4 modes x 4 round counts, cold)",
-             median_seconds(lambda: (study.one_shot(), study.feedback_table()), 3, clear_caches))]
+    rows = [
+        (
+            "seed-000 table, toyhw (one-shot + 4 modes x 4 round counts, cold)",
+            median_seconds(lambda: (study.one_shot(), study.feedback_table()), 3, clear_caches),
+        )
+    ]
     seed = seed_script_seconds(script)
     if seed is not None:
         rows.append(("seed-000 table, the seed script itself", seed))
     for mode in ("resample", "suggest"):
-        rows.append((f"feedback redraw, {mode}, 200 tasks, 100 rounds, cold cache",
-                     median_seconds(panel_redraw(lambda m=mode: fastp_panels.feedback_figure([m], 100, 1.0)), 3,
-                                    clear_caches)))
+        rows.append(
+            (
+                f"feedback redraw, {mode}, 200 tasks, 100 rounds, cold cache",
+                median_seconds(
+                    panel_redraw(lambda m=mode: fastp_panels.feedback_figure([m], 100, 1.0)), 3, clear_caches
+                ),
+            )
+        )
     modes = ["resample", "scalar", "explain", "suggest"]
-    rows.append(("feedback redraw, all 4 modes, 100 rounds, cold cache",
-                 median_seconds(panel_redraw(lambda: fastp_panels.feedback_figure(modes, 100, 1.0)), 3,
-                                clear_caches)))
+    rows.append(
+        (
+            "feedback redraw, all 4 modes, 100 rounds, cold cache",
+            median_seconds(panel_redraw(lambda: fastp_panels.feedback_figure(modes, 100, 1.0)), 3, clear_caches),
+        )
+    )
     fastp_panels.feedback_figure(modes, 100, 1.0)
-    rows.append(("feedback redraw, all 4 modes, 100 rounds, warm (p or mode moved)",
-                 median_seconds(panel_redraw(lambda: fastp_panels.feedback_figure(modes, 100, 1.5)))))
-    rows.append(("one-shot panel redraw, 200 tasks, cold",
-                 median_seconds(panel_redraw(lambda: fastp_panels.one_shot_figure(230, 200, 1.0)), 3, clear_caches)))
+    rows.append(
+        (
+            "feedback redraw, all 4 modes, 100 rounds, warm (p or mode moved)",
+            median_seconds(panel_redraw(lambda: fastp_panels.feedback_figure(modes, 100, 1.5))),
+        )
+    )
+    rows.append(
+        (
+            "one-shot panel redraw, 200 tasks, cold",
+            median_seconds(panel_redraw(lambda: fastp_panels.one_shot_figure(230, 200, 1.0)), 3, clear_caches),
+        )
+    )
     return rows
 
 

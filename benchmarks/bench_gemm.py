@@ -3,6 +3,7 @@
 Usage: python benchmarks/bench_gemm.py [--gpu H100] [--repeat 5]
 The acceptance target (issue 3) is "well under a second" for the full table; the evolution loop needs fast lookups.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -62,8 +63,10 @@ def main() -> None:
     args = parser.parse_args()
     t = measure(args.gpu, args.repeat)
     print(f"{t.gpu}: {t.n_configs} configs x {t.n_shapes} shapes = {t.n_configs * t.n_shapes:,} times")
-    print(f"full table + oracles: best {min(t.builds) * 1e3:.1f} ms, median {t.median_build * 1e3:.1f} ms"
-          f" over {args.repeat} fresh builds")
+    print(
+        f"full table + oracles: best {min(t.builds) * 1e3:.1f} ms, median {t.median_build * 1e3:.1f} ms"
+        f" over {args.repeat} fresh builds"
+    )
     print(f"TimeTable.time lookup: {t.lookup * 1e9:.0f} ns per call (1,000,000 calls)")
 
 

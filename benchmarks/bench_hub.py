@@ -16,6 +16,7 @@ the CPUs this process may use. `--no-server` skips the idle JupyterLab server (t
 Writes its section of benchmarks/RESULTS.md and the figures to benchmarks/hub.json, which the lecturer's guide quotes
 (Linux only: it reads /proc).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -127,11 +128,19 @@ def run_notebook(path: pathlib.Path) -> dict:
     usage = json.loads("".join(o.get("text", "") for o in nb.cells[-1].outputs if o.get("name") == "stdout"))
     cpu = usage["cpu_s"] + usage["children_cpu_s"]
     return {
-        "notebook": path.name, "start_s": started - start, "run_s": ran, "cpu_s": cpu, "cpu_share": cpu / ran,
-        "kernel_peak_rss_mb": usage["maxrss_kb"] / 1024, "sampled_kernel_rss_mb": sampler.peak_kernel_rss / 1024,
-        "tree_peak_pss_mb": sampler.peak_tree_pss / 1024, "workers": sampler.most_workers,
-        "worker_peak_rss_mb": max(usage["children_maxrss_kb"], sampler.peak_worker_rss) / 1024 if sampler.most_workers
-        else 0.0, "worker_peak_pss_mb": sampler.peak_worker_pss / 1024,
+        "notebook": path.name,
+        "start_s": started - start,
+        "run_s": ran,
+        "cpu_s": cpu,
+        "cpu_share": cpu / ran,
+        "kernel_peak_rss_mb": usage["maxrss_kb"] / 1024,
+        "sampled_kernel_rss_mb": sampler.peak_kernel_rss / 1024,
+        "tree_peak_pss_mb": sampler.peak_tree_pss / 1024,
+        "workers": sampler.most_workers,
+        "worker_peak_rss_mb": max(usage["children_maxrss_kb"], sampler.peak_worker_rss) / 1024
+        if sampler.most_workers
+        else 0.0,
+        "worker_peak_pss_mb": sampler.peak_worker_pss / 1024,
     }
 
 
@@ -143,9 +152,21 @@ def idle_server_mb() -> dict:
         port = s.getsockname()[1]
     env = {**os.environ, "JUPYTER_TOKEN": os.urandom(16).hex()}
     allow_root = ["--allow-root"] if os.geteuid() == 0 else []
-    proc = subprocess.Popen([sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-                             f"--ServerApp.port={port}", *allow_root], cwd=ROOT / "notebooks", env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={port}",
+            *allow_root,
+        ],
+        cwd=ROOT / "notebooks",
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -177,29 +198,40 @@ def report(rows: list[dict], server: dict | None, workers: str) -> str:
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        lines.append(f"| {r['notebook']} | {r['workers_env']} | {r['start_s']:.1f} | {r['run_s']:.1f} | "
-                     f"{r['cpu_s']:.1f} | {r['cpu_share']:.2f} | {r['kernel_peak_rss_mb']:.0f} | {r['workers']} | "
-                     f"{r['worker_peak_rss_mb']:.0f} | {r['worker_peak_pss_mb']:.0f} | {r['tree_peak_pss_mb']:.0f} |")
+        lines.append(
+            f"| {r['notebook']} | {r['workers_env']} | {r['start_s']:.1f} | {r['run_s']:.1f} | "
+            f"{r['cpu_s']:.1f} | {r['cpu_share']:.2f} | {r['kernel_peak_rss_mb']:.0f} | {r['workers']} | "
+            f"{r['worker_peak_rss_mb']:.0f} | {r['worker_peak_pss_mb']:.0f} | {r['tree_peak_pss_mb']:.0f} |"
+        )
     if server:
-        lines += ["", f"Idle JupyterLab server (a hub user's single-user server, no notebook open): RSS "
-                      f"{server['rss_mb']:.0f} MB, PSS {server['pss_mb']:.0f} MB."]
+        lines += [
+            "",
+            f"Idle JupyterLab server (a hub user's single-user server, no notebook open): RSS "
+            f"{server['rss_mb']:.0f} MB, PSS {server['pss_mb']:.0f} MB.",
+        ]
     worst = max(rows, key=lambda r: r["tree_peak_pss_mb"])
-    lines += ["", f"Largest kernel + workers: {worst['notebook']} ({worst['workers_env']}), "
-                  f"{worst['tree_peak_pss_mb']:.0f} MB PSS. Options: {workers or 'default pool'}."]
+    lines += [
+        "",
+        f"Largest kernel + workers: {worst['notebook']} ({worst['workers_env']}), "
+        f"{worst['tree_peak_pss_mb']:.0f} MB PSS. Options: {workers or 'default pool'}.",
+    ]
     return "\n".join(lines)
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notebooks", default="", help="comma-separated numbers (default: all)")
-    parser.add_argument("--workers", default="", help="comma-separated TOYHW_WORKERS values to run each notebook "
-                                                      "with (default: unset, the CPUs this process may use)")
+    parser.add_argument(
+        "--workers",
+        default="",
+        help="comma-separated TOYHW_WORKERS values to run each notebook "
+        "with (default: unset, the CPUs this process may use)",
+    )
     parser.add_argument("--no-server", action="store_true", help="skip the idle JupyterLab server")
     parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md as it is")
     args = parser.parse_args(argv)
     wanted = [n.strip() for n in args.notebooks.split(",") if n.strip()]
-    paths = sorted(p for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")
-                   if not wanted or p.name[:2] in wanted)
+    paths = sorted(p for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb") if not wanted or p.name[:2] in wanted)
     settings = [w.strip() for w in args.workers.split(",") if w.strip()] or [""]
     rows = []
     for setting in settings:
@@ -217,8 +249,11 @@ def main(argv: list[str]) -> int:
     print(body)
     if not args.no_write:
         results_md.replace_section(RESULTS, HEADING, body)
-        machine = {"cpus": len(os.sched_getaffinity(0)), "python": platform.python_version(),
-                   "date": time.strftime("%Y-%m-%d", time.gmtime())}
+        machine = {
+            "cpus": len(os.sched_getaffinity(0)),
+            "python": platform.python_version(),
+            "date": time.strftime("%Y-%m-%d", time.gmtime()),
+        }
         FIGURES.write_text(json.dumps({"machine": machine, "notebooks": rows, "server": server}, indent=1) + "\n")
     return 0
 

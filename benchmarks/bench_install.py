@@ -9,6 +9,7 @@ used as it is: run once to warm it (the first download is the network's time, no
 the class venv has none of the test tools (tests/test_packaging.py's TEST_TOOLS). Writes its section of
 benchmarks/RESULTS.md; the README's "What gets installed" quotes it.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,15 +36,17 @@ HEADING = "Install: a fresh venv, warm pip cache (bench_install.py)"
 def make(target: str, venv: pathlib.Path) -> float:
     """Run `make target VENV=venv` in the repository and return its wall seconds."""
     start = time.perf_counter()
-    subprocess.run(["make", target, f"VENV={venv}"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
+    subprocess.run(
+        ["make", target, f"VENV={venv}"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     return time.perf_counter() - start
 
 
 def packages(venv: pathlib.Path) -> set[str]:
     """Return the distributions installed in `venv` other than pip, setuptools and the pack."""
-    out = subprocess.run([str(venv / "bin/python"), "-m", "pip", "list", "--format=freeze"], capture_output=True,
-                         text=True, check=True).stdout
+    out = subprocess.run(
+        [str(venv / "bin/python"), "-m", "pip", "list", "--format=freeze"], capture_output=True, text=True, check=True
+    ).stdout
     names = {line.split("==")[0].lower().replace("_", "-") for line in out.splitlines() if "==" in line}
     return names - {"pip", "setuptools", "toyhw"}
 
@@ -68,18 +71,20 @@ def main(argv: list[str]) -> int:
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
-    body = "\n".join([
-        f"Machine: {platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} cores; "
-        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. pip's cache warm; times include creating the venv.",
-        "",
-        "| install | packages (besides pip, setuptools, the pack) | size GB | wall s |",
-        "|---|---|---|---|",
-        f"| `make lab`'s (requirements/class.txt) | {len(n_class)} | {gb_class:.2f} | {t_class:.0f} |",
-        f"| `make setup`'s (requirements/test.txt) | {len(n_test)} | {gb_test:.2f} | {t_test:.0f} |",
-        f"| `make setup` on top of `make lab`'s | +{len(n_test - n_class)} | +{gb_test - gb_class:.2f} | {t_top:.0f} |",
-        "",
-        f"Test tools in the class venv: {', '.join(tools) if tools else 'none'}.",
-    ])
+    body = "\n".join(
+        [
+            f"Machine: {platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} cores; "
+            f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. pip's cache warm; times include creating the venv.",
+            "",
+            "| install | packages (besides pip, setuptools, the pack) | size GB | wall s |",
+            "|---|---|---|---|",
+            f"| `make lab`'s (requirements/class.txt) | {len(n_class)} | {gb_class:.2f} | {t_class:.0f} |",
+            f"| `make setup`'s (requirements/test.txt) | {len(n_test)} | {gb_test:.2f} | {t_test:.0f} |",
+            f"| `make setup` on top of `make lab`'s | +{len(n_test - n_class)} | +{gb_test - gb_class:.2f} | {t_top:.0f} |",
+            "",
+            f"Test tools in the class venv: {', '.join(tools) if tools else 'none'}.",
+        ]
+    )
     print(body)
     results_md.replace_section(RESULTS, HEADING, body)
     return 1 if tools else 0

@@ -3,6 +3,7 @@
 
 Run: .venv/bin/python benchmarks/bench_replies.py [--repeats N]   (prints a Markdown table; figures are medians)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,8 +33,8 @@ def replies() -> dict[str, str]:
         "<think>, repeated": _fill("<think>"),
         "```python, repeated": _fill("```python\n"),
         "one diff line, repeated": _fill("    if M <= 16:\n"),
-        "a diff, then prose": diff + _fill(prose)[len(diff):],
-        "a whole program, then prose": program + _fill(prose)[len(program):],
+        "a diff, then prose": diff + _fill(prose)[len(diff) :],
+        "a whole program, then prose": program + _fill(prose)[len(program) :],
         "a diff block, repeated": _fill(diff),
         "prose only": _fill(prose),
     }

@@ -9,6 +9,7 @@ are in benchmarks/mutation_equivalent.toml, matched by file, original line and m
 mutant when mutmut renumbers them). A survivor without a note is listed as UNEXPLAINED: kill it with a test, or
 explain there why no test can (an equivalent mutant).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -147,9 +148,11 @@ def report() -> str:
         count = collections.Counter("killed" if s in KILLED else s for s in statuses.values())
         n = len(statuses)
         covered = count["killed"] + count["survived"]
-        rows.append(f"| `{path}` | {n} | {count['killed']} | {count['survived']} | {count['no tests']} | "
-                    f"{n - covered - count['no tests']} | {count['killed'] / n:.1%} | "
-                    f"{count['killed'] / covered if covered else 1:.1%} |")
+        rows.append(
+            f"| `{path}` | {n} | {count['killed']} | {count['survived']} | {count['no tests']} | "
+            f"{n - covered - count['no tests']} | {count['killed'] / n:.1%} | "
+            f"{count['killed'] / covered if covered else 1:.1%} |"
+        )
         totals.update(count)
         totals["mutants"] += n
         for name, status in sorted(statuses.items(), key=lambda kv: int(kv[0].rsplit("_", 1)[1])):
@@ -157,33 +160,47 @@ def report() -> str:
                 change = describe(path, name)
                 survivors.append((path, name, status, change, _note_for(path, change, equivalents)))
     n, killed, survived = totals["mutants"], totals["killed"], totals["survived"]
-    rows.append(f"| all | {n} | {killed} | {survived} | {totals['no tests']} | "
-                f"{n - killed - survived - totals['no tests']} | {killed / n:.1%} | "
-                f"{killed / (killed + survived):.1%} |")
+    rows.append(
+        f"| all | {n} | {killed} | {survived} | {totals['no tests']} | "
+        f"{n - killed - survived - totals['no tests']} | {killed / n:.1%} | "
+        f"{killed / (killed + survived):.1%} |"
+    )
     minutes = f"{info['seconds'] / 60:.0f} minutes" if info else "unknown (report made with --report)"
     lines = [
-        "# Mutation testing", "",
+        "# Mutation testing",
+        "",
         "Written by `make mutation` (`.venv/bin/python benchmarks/mutation.py`): mutmut "
         f"{info.get('mutmut', '?')} over the core modules, with the unit tests that pyproject.toml's `[tool.mutmut]` "
-        "selects (not the golden hashes: every kill comes from a behaviour test). Run by hand, not in CI.", "",
-        f"Machine: {info.get('machine', 'unknown')}; the run took {minutes}.", "",
+        "selects (not the golden hashes: every kill comes from a behaviour test). Run by hand, not in CI.",
+        "",
+        f"Machine: {info.get('machine', 'unknown')}; the run took {minutes}.",
+        "",
         "A mutant is killed when some test fails (or times out) with it. Score = killed / mutants; "
-        "of covered = killed / (killed + survived), leaving out mutants of code no selected test calls.", "",
+        "of covered = killed / (killed + survived), leaving out mutants of code no selected test calls.",
+        "",
         "| module | mutants | killed | survived | no tests | other | score | of covered |",
         "|---|---|---|---|---|---|---|---|",
-        *rows, "",
+        *rows,
+        "",
     ]
     if free_text:
         lines += [free_text.strip(), ""]
     survivors.sort(key=lambda s: (s[0], s[3]["line"]))
     unexplained = [s for s in survivors if s[4] is None]
-    lines += ["## Mutants no test kills", "",
-              f"{len(survivors)} mutants, {len(unexplained)} of them unexplained. Each is equivalent (no test can tell "
-              "it from the original, for the reason given) or lies in code the selected tests do not run ('no tests').",
-              "", "| where | function | mutation | status | why it survives |", "|---|---|---|---|---|"]
+    lines += [
+        "## Mutants no test kills",
+        "",
+        f"{len(survivors)} mutants, {len(unexplained)} of them unexplained. Each is equivalent (no test can tell "
+        "it from the original, for the reason given) or lies in code the selected tests do not run ('no tests').",
+        "",
+        "| where | function | mutation | status | why it survives |",
+        "|---|---|---|---|---|",
+    ]
     for path, name, status, change, why in survivors:
-        lines.append(f"| `{path}:{change['line']}` | `{change['function']}` | {_cell(change['before'])} -> "
-                     f"{_cell(change['after'])} | {status} | {why or '**UNEXPLAINED**'} |")
+        lines.append(
+            f"| `{path}:{change['line']}` | `{change['function']}` | {_cell(change['before'])} -> "
+            f"{_cell(change['after'])} | {status} | {why or '**UNEXPLAINED**'} |"
+        )
     return "\n".join(lines) + "\n"
 
 

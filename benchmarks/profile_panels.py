@@ -25,6 +25,7 @@ another DPI or zlib level), which is what such a change would save. `--cprofile 
 per panel (first draw and moves) to dig further.
 Writes the section "## Where a move's time goes (in process)[ — label]" of the output file, leaving the rest alone.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -154,8 +155,12 @@ class Probe:
 
 def _views() -> list[type]:
     """Return the panels' view classes (toyhw.panels.live: a kept figure whose `show` draws a state), if any."""
-    return [v for module in (fastp, gemm, evolution) for v in vars(module).values()
-            if isinstance(v, type) and v.__module__ == module.__name__ and hasattr(v, "FIGSIZE") and hasattr(v, "show")]
+    return [
+        v
+        for module in (fastp, gemm, evolution)
+        for v in vars(module).values()
+        if isinstance(v, type) and v.__module__ == module.__name__ and hasattr(v, "FIGSIZE") and hasattr(v, "show")
+    ]
 
 
 def instrument(probe: Probe) -> None:
@@ -164,22 +169,32 @@ def instrument(probe: Probe) -> None:
     Written for the panels before and after issue 16: a function only one of them has is wrapped where it exists
     (the *_figure functions that every move called, or the views a panel keeps and the PanelRace of notebook 02).
     """
-    for owner, names in ((study, ["one_shot", "fastp_curves", "best_possible_speedups", "task_kernel",
-                                  "iterative_speedups"]),
-                         (metrics, ["fast_p", "fast_p_curve"]),
-                         (targeting, ["targeting"]), (branch_check, ["branch_row", "crashes"]),
-                         (ablations, ["context"]),
-                         (evolution, ["full_study", "simplify", "static_check", "render"]),
-                         (gemm, ["shared_table"]), (shapes, ["layer_shape"]), (expert, ["expert_config"]),
-                         (gemm_cost, ["gemm_time"]), (gemm_config, ["launch_problem"]),
-                         (TimeTable, ["time", "oracle", "roofline"]),
-                         (getattr(fastp, "PanelRace", None), ["curves", "ceiling"])):
+    for owner, names in (
+        (study, ["one_shot", "fastp_curves", "best_possible_speedups", "task_kernel", "iterative_speedups"]),
+        (metrics, ["fast_p", "fast_p_curve"]),
+        (targeting, ["targeting"]),
+        (branch_check, ["branch_row", "crashes"]),
+        (ablations, ["context"]),
+        (evolution, ["full_study", "simplify", "static_check", "render"]),
+        (gemm, ["shared_table"]),
+        (shapes, ["layer_shape"]),
+        (expert, ["expert_config"]),
+        (gemm_cost, ["gemm_time"]),
+        (gemm_config, ["launch_problem"]),
+        (TimeTable, ["time", "oracle", "roofline"]),
+        (getattr(fastp, "PanelRace", None), ["curves", "ceiling"]),
+    ):
         for name in names:
             if owner is not None and hasattr(owner, name):
                 probe.wrap(owner, name, "compute")
-    for owner, name in ((fastp, "one_shot_figure"), (fastp, "feedback_figure"), (gemm, "explorer_figure"),
-                        (evolution, "ablation_figure"), (evolution, "feedback_figure"),
-                        (evolution, "branches_figure")):
+    for owner, name in (
+        (fastp, "one_shot_figure"),
+        (fastp, "feedback_figure"),
+        (gemm, "explorer_figure"),
+        (evolution, "ablation_figure"),
+        (evolution, "feedback_figure"),
+        (evolution, "branches_figure"),
+    ):
         probe.wrap(owner, name, "figure")
     for view in _views():
         probe.wrap(view, "__init__", "figure", f"{view.__name__}()")
@@ -226,34 +241,72 @@ class PanelCase:
 
 
 CASES = [
-    PanelCase("01", "task_explorer_panel", lambda: study.one_shot(230, 200),
-              lambda: fastp.task_explorer_panel(230, 200)),
-    PanelCase("01", "one_shot_panel", lambda: fastp.one_shot_figure(230, 200, 1.0),
-              lambda: fastp.one_shot_panel(230, 200, p=1.0)),
-    PanelCase("02", "feedback_panel",
-              lambda: (study.fastp_curves(MODES, p=1.5, max_rounds=100),
-                       study.feedback_table(230, 200, MODES + [my_proposer], rounds=(5, 10, 20, 50)),
-                       fastp.feedback_figure(MODES + [my_proposer], 50, 1.0, 230, 200)),
-              lambda: fastp.feedback_panel(MODES, max_rounds=50, p=1.0, extra={"my_proposer": my_proposer})),
-    PanelCase("03", "gemm_panel",
-              lambda: gemm.explorer_figure("H100", "70B/8 qkv", 16, gemm_config.GemmConfig(16, 64, 128, 4, 3, 1)),
-              lambda: gemm.gemm_panel(gpu="H100", layer="70B/8 qkv", M=16)),
-    PanelCase("04", "ablation_panel",
-              lambda: evolution.ablation_figure(["full", "fb_roofline", "no_feedback", "small_llm", "no_evolution"],
-                                                ablations.BUDGET, len(ablations.SEEDS)),
-              lambda: evolution.ablation_panel(["full", "fb_roofline", "no_feedback", "small_llm", "no_evolution"])),
-    PanelCase("06", "feedback_panel", lambda: evolution.feedback_figure(0, 300),
-              lambda: evolution.feedback_panel(seed=0, budget=300)),
-    PanelCase("07", "branches_panel",
-              lambda: (branch_check.branches(seeds=(0, 1, 2, 3, 4), budget=1000), evolution.branches_figure(0, 1000),
-                       evolution.describe_latent(branch_check.branch_row(0, 1000, False))),
-              lambda: evolution.branches_panel(seed=0, budget=1000)),
+    PanelCase(
+        "01", "task_explorer_panel", lambda: study.one_shot(230, 200), lambda: fastp.task_explorer_panel(230, 200)
+    ),
+    PanelCase(
+        "01",
+        "one_shot_panel",
+        lambda: fastp.one_shot_figure(230, 200, 1.0),
+        lambda: fastp.one_shot_panel(230, 200, p=1.0),
+    ),
+    PanelCase(
+        "02",
+        "feedback_panel",
+        lambda: (
+            study.fastp_curves(MODES, p=1.5, max_rounds=100),
+            study.feedback_table(230, 200, MODES + [my_proposer], rounds=(5, 10, 20, 50)),
+            fastp.feedback_figure(MODES + [my_proposer], 50, 1.0, 230, 200),
+        ),
+        lambda: fastp.feedback_panel(MODES, max_rounds=50, p=1.0, extra={"my_proposer": my_proposer}),
+    ),
+    PanelCase(
+        "03",
+        "gemm_panel",
+        lambda: gemm.explorer_figure("H100", "70B/8 qkv", 16, gemm_config.GemmConfig(16, 64, 128, 4, 3, 1)),
+        lambda: gemm.gemm_panel(gpu="H100", layer="70B/8 qkv", M=16),
+    ),
+    PanelCase(
+        "04",
+        "ablation_panel",
+        lambda: evolution.ablation_figure(
+            ["full", "fb_roofline", "no_feedback", "small_llm", "no_evolution"], ablations.BUDGET, len(ablations.SEEDS)
+        ),
+        lambda: evolution.ablation_panel(["full", "fb_roofline", "no_feedback", "small_llm", "no_evolution"]),
+    ),
+    PanelCase(
+        "06",
+        "feedback_panel",
+        lambda: evolution.feedback_figure(0, 300),
+        lambda: evolution.feedback_panel(seed=0, budget=300),
+    ),
+    PanelCase(
+        "07",
+        "branches_panel",
+        lambda: (
+            branch_check.branches(seeds=(0, 1, 2, 3, 4), budget=1000),
+            evolution.branches_figure(0, 1000),
+            evolution.describe_latent(branch_check.branch_row(0, 1000, False)),
+        ),
+        lambda: evolution.branches_panel(seed=0, budget=1000),
+    ),
 ]
 
-CONTROL_TYPES = (widgets.IntSlider, widgets.FloatSlider, widgets.FloatLogSlider, widgets.Dropdown,
-                 widgets.SelectMultiple, widgets.Select, widgets.ToggleButtons, widgets.RadioButtons,
-                 widgets.Checkbox, widgets.BoundedIntText, widgets.IntText, widgets.BoundedFloatText,
-                 widgets.FloatText)
+CONTROL_TYPES = (
+    widgets.IntSlider,
+    widgets.FloatSlider,
+    widgets.FloatLogSlider,
+    widgets.Dropdown,
+    widgets.SelectMultiple,
+    widgets.Select,
+    widgets.ToggleButtons,
+    widgets.RadioButtons,
+    widgets.Checkbox,
+    widgets.BoundedIntText,
+    widgets.IntText,
+    widgets.BoundedFloatText,
+    widgets.FloatText,
+)
 
 
 def controls(widget: widgets.Widget) -> list[widgets.Widget]:
@@ -276,15 +329,17 @@ def next_value(control: widgets.Widget, k: int) -> tuple[str, Callable[[], None]
             up = not up
         steps = 5 if k % 2 == 0 else 1
         new = min(control.max, max(control.min, now + (steps if up else -steps) * control.step))
-        value = control.base ** new if log else (round(new, 10) if isinstance(new, float) else new)
+        value = control.base**new if log else (round(new, 10) if isinstance(new, float) else new)
         return f"{control.value:g} -> {value:g}", lambda: setattr(control, "value", value)
     if isinstance(control, widgets.SelectMultiple):
         chosen = list(control.index)
         rest = [i for i in range(len(control.options)) if i not in chosen]
         add = rest and (k % 2 == 0 or len(chosen) < 2)
         target = tuple(sorted(chosen + rest[:1])) if add else tuple(chosen[1:])
-        return (f"{'+' if add else '-'}{control.options[(rest[:1] if add else chosen[:1])[0]]}",
-                lambda: setattr(control, "index", target))
+        return (
+            f"{'+' if add else '-'}{control.options[(rest[:1] if add else chosen[:1])[0]]}",
+            lambda: setattr(control, "index", target),
+        )
     if isinstance(control, (widgets.Dropdown, widgets.Select, widgets.ToggleButtons, widgets.RadioButtons)):
         index = ((control.index if control.index is not None else -1) + 1) % len(control.options)
         return f"-> {control.options[index]}", lambda: setattr(control, "index", index)
@@ -315,8 +370,17 @@ def timed(probe: Probe, case: PanelCase, control: str, move: str, action: Callab
     start = time.perf_counter()
     result = action()
     total = time.perf_counter() - start
-    return Measured(case.notebook, case.name, control, move, total, dict(probe.seconds), dict(probe.calls),
-                    dict(probe.call_seconds), list(probe.png)), result
+    return Measured(
+        case.notebook,
+        case.name,
+        control,
+        move,
+        total,
+        dict(probe.seconds),
+        dict(probe.calls),
+        dict(probe.call_seconds),
+        list(probe.png),
+    ), result
 
 
 def _savefig_seconds(fig: Figure, **kwargs) -> tuple[float, int]:
@@ -326,15 +390,18 @@ def _savefig_seconds(fig: Figure, **kwargs) -> tuple[float, int]:
     return time.perf_counter() - start, len(buffer.getvalue())
 
 
-WAYS = ("rebuild = what a move does today (the *_figure call with its compute cached, savefig at the panel's DPI); "
-        "fixed layout = the same without a layout engine (savefig's layout pass goes; margins would have to be set by "
-        "hand); re-save = savefig of a figure already drawn once, the floor of a figure updated in place (its text "
-        "measurements stay cached with its renderer, which a rebuilt figure loses); layout frozen = that with the "
-        "layout computed once and kept; then the pixel (dpi) and zlib knobs on a rebuild.")
+WAYS = (
+    "rebuild = what a move does today (the *_figure call with its compute cached, savefig at the panel's DPI); "
+    "fixed layout = the same without a layout engine (savefig's layout pass goes; margins would have to be set by "
+    "hand); re-save = savefig of a figure already drawn once, the floor of a figure updated in place (its text "
+    "measurements stay cached with its renderer, which a rebuilt figure loses); layout frozen = that with the "
+    "layout computed once and kept; then the pixel (dpi) and zlib knobs on a rebuild."
+)
 
 
 def alternatives(build: Callable[[], Figure], repeats: int = 5) -> list[tuple[str, float, int]]:
     """Return (what, median seconds, PNG bytes) of drawing the panel's last figure again in the ways WAYS names."""
+
     def rebuild(**kwargs) -> tuple[float, int]:
         start = time.perf_counter()
         fig = build()
@@ -365,8 +432,7 @@ def alternatives(build: Callable[[], Figure], repeats: int = 5) -> list[tuple[st
     return _median_runs(ways, repeats)
 
 
-def _median_runs(ways: list[tuple[str, Callable[[], tuple[float, int]]]],
-                 repeats: int) -> list[tuple[str, float, int]]:
+def _median_runs(ways: list[tuple[str, Callable[[], tuple[float, int]]]], repeats: int) -> list[tuple[str, float, int]]:
     rows = []
     for what, way in ways:
         runs = [way() for _ in range(repeats)]
@@ -374,15 +440,18 @@ def _median_runs(ways: list[tuple[str, Callable[[], tuple[float, int]]]],
     return rows
 
 
-WAYS_KEPT = ("kept, nothing re-plotted = the panel's kept figure drawn again for the same state (one-pass draw with "
-             "its layout, and the PNG: the floor of a move); kept, every Axes re-plotted = the same figure with every "
-             "Axes cleared and drawn again (what a move that changes everything costs); new figure = a fresh view "
-             "built and drawn the same way (what keeping the figure saves); new figure, savefig = that saved with "
-             "savefig at the same DPI (a layout pass and a draw: what one-pass drawing saves).")
+WAYS_KEPT = (
+    "kept, nothing re-plotted = the panel's kept figure drawn again for the same state (one-pass draw with "
+    "its layout, and the PNG: the floor of a move); kept, every Axes re-plotted = the same figure with every "
+    "Axes cleared and drawn again (what a move that changes everything costs); new figure = a fresh view "
+    "built and drawn the same way (what keeping the figure saves); new figure, savefig = that saved with "
+    "savefig at the same DPI (a layout pass and a draw: what one-pass drawing saves)."
+)
 
 
 def kept_alternatives(view: Any, args: tuple, kwargs: dict, repeats: int = 5) -> list[tuple[str, float, int]]:
     """Return (what, median seconds, PNG bytes) of a kept view's last state drawn again in the ways WAYS_KEPT names."""
+
     def timed_png(make_output: Callable[[], dict]) -> tuple[float, int]:
         start = time.perf_counter()
         shown = make_output()
@@ -407,13 +476,20 @@ def kept_alternatives(view: Any, args: tuple, kwargs: dict, repeats: int = 5) ->
             size = len(base64.b64decode(live.png_output(fresh.figure)["data"]["image/png"]))
         return time.perf_counter() - start, size
 
-    return _median_runs([("kept, nothing re-plotted", lambda: kept(False)),
-                         ("kept, every Axes re-plotted", lambda: kept(True)),
-                         ("new figure", lambda: new(False)), ("new figure, savefig", lambda: new(True))], repeats)
+    return _median_runs(
+        [
+            ("kept, nothing re-plotted", lambda: kept(False)),
+            ("kept, every Axes re-plotted", lambda: kept(True)),
+            ("new figure", lambda: new(False)),
+            ("new figure, savefig", lambda: new(True)),
+        ],
+        repeats,
+    )
 
 
-def profile_case(case: PanelCase, probe: Probe, repeats: int, cprofile_dir: Optional[pathlib.Path]
-                 ) -> tuple[list[Measured], list[tuple[str, float, int]], float]:
+def profile_case(
+    case: PanelCase, probe: Probe, repeats: int, cprofile_dir: Optional[pathlib.Path]
+) -> tuple[list[Measured], list[tuple[str, float, int]], float]:
     """Return the first draw and every move of one panel, its last figure drawn other ways, and the warm-up time."""
     start = time.perf_counter()
     case.before()
@@ -466,9 +542,17 @@ def _parts(m: Measured) -> dict[str, float]:
     render, png, encode = s.get("render", 0.0), s.get("png", 0.0), s.get("encode", 0.0)
     layout_in, layout_out = s.get("layout:render", 0.0), s.get("layout", 0.0)
     other = m.total - compute - build - card - encode
-    return {"total": m.total, "compute": compute, "build": build, "layout": layout_in + layout_out,
-            "hidden pass": encode - render - png - layout_out, "draw": render - layout_in, "png": png, "card": card,
-            "other": other}
+    return {
+        "total": m.total,
+        "compute": compute,
+        "build": build,
+        "layout": layout_in + layout_out,
+        "hidden pass": encode - render - png - layout_out,
+        "draw": render - layout_in,
+        "png": png,
+        "card": card,
+        "other": other,
+    }
 
 
 def _twice(moves: list[Measured]) -> str:
@@ -513,20 +597,30 @@ def report(results: list[tuple[PanelCase, list[Measured], list, float]], header:
             size = f"{statistics.median([b for b, _ in pngs]) / 1024:.0f} KiB" if pngs else ""
             pixels = "{}x{}".format(*pngs[-1][1]) if pngs else ""
             name = case.name + (f" (warm-up before it {before * 1e3:.0f} ms)" if control == "first draw" else "")
-            lines.append(f"| {case.notebook} | {name} | {control} | **{_ms(parts['total'])}** | "
-                         + " | ".join(_ms(parts[k]) for k in COLUMNS)
-                         + f" | {size} | {pixels} | {_twice(moves)} |")
+            lines.append(
+                f"| {case.notebook} | {name} | {control} | **{_ms(parts['total'])}** | "
+                + " | ".join(_ms(parts[k]) for k in COLUMNS)
+                + f" | {size} | {pixels} | {_twice(moves)} |"
+            )
     settings = next((r[2] for r in results if r[2]), [])
     if settings:
         ways = WAYS_KEPT if settings[0][0].startswith("kept") else WAYS
-        lines += ["", "### Each panel's last figure drawn again in other ways", "",
-                  "ms (median of 5) and PNG KiB for the figure of the panel's last move. " + ways, "",
-                  "| nb | panel | " + " | ".join(what for what, *_ in settings) + " |",
-                  "|---|---|" + "---|" * len(settings)]
+        lines += [
+            "",
+            "### Each panel's last figure drawn again in other ways",
+            "",
+            "ms (median of 5) and PNG KiB for the figure of the panel's last move. " + ways,
+            "",
+            "| nb | panel | " + " | ".join(what for what, *_ in settings) + " |",
+            "|---|---|" + "---|" * len(settings),
+        ]
     for case, _, alts, _ in results:
         if alts:
-            lines.append(f"| {case.notebook} | {case.name} | " + " | ".join(
-                f"{_ms(s)} ms, {b / 1024:.0f} KiB" for _, s, b in alts) + " |")
+            lines.append(
+                f"| {case.notebook} | {case.name} | "
+                + " | ".join(f"{_ms(s)} ms, {b / 1024:.0f} KiB" for _, s, b in alts)
+                + " |"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -560,15 +654,22 @@ def main(argv: list[str]) -> int:
         results.append((case, measured, alts, before))
         for m in measured:
             p = _parts(m)
-            print(f"{case.notebook} {case.name} {m.control} {m.move}: " + ", ".join(
-                f"{k} {v * 1e3:.0f}" for k, v in p.items()) + " ms", flush=True)
+            print(
+                f"{case.notebook} {case.name} {m.control} {m.move}: "
+                + ", ".join(f"{k} {v * 1e3:.0f}" for k, v in p.items())
+                + " ms",
+                flush=True,
+            )
     probe.undo()
     cores = len(os.sched_getaffinity(0))
-    header = [f"Command: `{shlex.join(['.venv/bin/python', 'benchmarks/profile_panels.py', *argv])}`", "",
-              f"Machine: {cores} cores usable, load average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} (1 / 5 / 15 "
-              f"min) at the start, {os.getloadavg()[0]:.2f} (1 min) at the end; "
-              f"{time.strftime('%Y-%m-%d %H:%M UTC', started)} (start); matplotlib {matplotlib.__version__} (Agg), "
-              f"PNG at {_dpis()}; the run took {time.perf_counter() - start:.0f} s."]
+    header = [
+        f"Command: `{shlex.join(['.venv/bin/python', 'benchmarks/profile_panels.py', *argv])}`",
+        "",
+        f"Machine: {cores} cores usable, load average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} (1 / 5 / 15 "
+        f"min) at the start, {os.getloadavg()[0]:.2f} (1 min) at the end; "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', started)} (start); matplotlib {matplotlib.__version__} (Agg), "
+        f"PNG at {_dpis()}; the run took {time.perf_counter() - start:.0f} s.",
+    ]
     text = report(results, header)
     print(text)
     results_md.replace_section(args.out, SECTION + (f" — {args.label}" if args.label else ""), text)

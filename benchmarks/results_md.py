@@ -5,6 +5,7 @@ their own `## ` sections), and a "before" and an "after" run must sit side by si
 and everything up to the next `## ` heading; a run replaces only the section whose heading it owns, or appends it.
 Everything before the first `## ` heading is the preamble, which belongs to run.py.
 """
+
 from __future__ import annotations
 
 import pathlib

@@ -9,6 +9,7 @@ ablation (9 variants x 5 seeds x 1000 programs) in a fresh process serially and 
 results are identical), every notebook executed into a temporary copy (the committed notebooks never change), and
 peak memory. The fresh processes matter: no in-process cache may help a measurement that a lecturer's first run pays.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -66,13 +67,38 @@ def _ablation_child(workers: int) -> dict:
     results = sweep.run_grid(sweep.grid(variants.LECTURE_VARIANTS, range(5), [1000]), workers=workers)
     seconds = time.perf_counter() - start
     # repr of floats round-trips exactly, so equal digests mean bit-identical results
-    digest = hashlib.sha256(repr([(r.variant, r.seed, r.budget, r.history, r.final, r.test, r.kernel_runs, r.rules,
-                                   programs.render(r.best), r.lineage, r.n_added, r.n_added_bad_branch)
-                                  for r in results]).encode()).hexdigest()
-    cpu = sum(resource.getrusage(who).ru_utime + resource.getrusage(who).ru_stime
-              for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-    return {"seconds": seconds, "cpu_seconds": cpu, "digest": digest, "peak_mb": _peak_mb(resource.RUSAGE_SELF),
-            "children_peak_mb": _peak_mb(resource.RUSAGE_CHILDREN)}
+    digest = hashlib.sha256(
+        repr(
+            [
+                (
+                    r.variant,
+                    r.seed,
+                    r.budget,
+                    r.history,
+                    r.final,
+                    r.test,
+                    r.kernel_runs,
+                    r.rules,
+                    programs.render(r.best),
+                    r.lineage,
+                    r.n_added,
+                    r.n_added_bad_branch,
+                )
+                for r in results
+            ]
+        ).encode()
+    ).hexdigest()
+    cpu = sum(
+        resource.getrusage(who).ru_utime + resource.getrusage(who).ru_stime
+        for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
+    return {
+        "seconds": seconds,
+        "cpu_seconds": cpu,
+        "digest": digest,
+        "peak_mb": _peak_mb(resource.RUSAGE_SELF),
+        "children_peak_mb": _peak_mb(resource.RUSAGE_CHILDREN),
+    }
 
 
 def _notebooks_child() -> dict:
@@ -90,8 +116,9 @@ def _notebooks_child() -> dict:
 def _child(what: str) -> tuple[dict, float]:
     """Return (the child's JSON, its wall time including interpreter start and imports)."""
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, __file__, "--child", what], check=True, capture_output=True, text=True,
-                         cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", what], check=True, capture_output=True, text=True, cwd=ROOT
+    )
     return json.loads(out.stdout.strip().splitlines()[-1]), time.perf_counter() - start
 
 
@@ -106,8 +133,11 @@ def fastp_rows(script: "pathlib.Path | None") -> tuple[list[Row], str]:
     named = dict(rows)
     seed = named.get("seed-000 table, the seed script itself")
     toy = named["seed-000 table, toyhw (one-shot + 4 modes x 4 round counts, cold)"]
-    note = f"seed-000 table: toyhw / seed script time = {toy / seed:.2f}" if seed else \
-        "seed-000 table: the seed script was not given (--seed-script or TOYHW_SEED_SCRIPT), no ratio"
+    note = (
+        f"seed-000 table: toyhw / seed script time = {toy / seed:.2f}"
+        if seed
+        else "seed-000 table: the seed script was not given (--seed-script or TOYHW_SEED_SCRIPT), no ratio"
+    )
     return [(what, s, None) for what, s in rows], note
 
 
@@ -116,9 +146,14 @@ def gemm_rows() -> list[Row]:
     import bench_gemm
 
     t = bench_gemm.measure(repeat=5, n_lookups=200_000)
-    return [(f"GEMM time table: {t.n_configs} configs x {t.n_shapes} shapes + oracles, fresh build (median of 5)",
-             t.median_build, None),
-            ("GEMM time table: one `TimeTable.time` lookup", t.lookup, None)]
+    return [
+        (
+            f"GEMM time table: {t.n_configs} configs x {t.n_shapes} shapes + oracles, fresh build (median of 5)",
+            t.median_build,
+            None,
+        ),
+        ("GEMM time table: one `TimeTable.time` lookup", t.lookup, None),
+    ]
 
 
 def evolve_rows() -> list[Row]:
@@ -128,8 +163,13 @@ def evolve_rows() -> list[Row]:
     from toyhw.evolve.experiments import ablations
 
     ablations.context()
-    return [("one evolve run (full, seed 0, 1000 programs), in process (median of 5)",
-             median_seconds(lambda: ablations.run_one("full", 0, 1000), 5, bench_ablations.clear_caches), None)]
+    return [
+        (
+            "one evolve run (full, seed 0, 1000 programs), in process (median of 5)",
+            median_seconds(lambda: ablations.run_one("full", 0, 1000), 5, bench_ablations.clear_caches),
+            None,
+        )
+    ]
 
 
 def ablation_rows() -> tuple[list[Row], str]:
@@ -137,15 +177,25 @@ def ablation_rows() -> tuple[list[Row], str]:
     serial, serial_wall = _child("ablation-1")
     pool, pool_wall = _child("ablation-2")
     same = serial["digest"] == pool["digest"]
-    rows = [("full ablation 9 x 5 x 1000, serial: fresh process incl. start-up", serial_wall, serial["peak_mb"]),
-            ("full ablation 9 x 5 x 1000, serial: the grid alone", serial["seconds"], None),
-            ("full ablation 9 x 5 x 1000, 2 worker processes: fresh process incl. start-up", pool_wall,
-             max(pool["peak_mb"], pool["children_peak_mb"])),
-            ("full ablation 9 x 5 x 1000, 2 worker processes: the grid alone", pool["seconds"], None)]
-    note = ("full ablation: 2 workers give results identical to serial (sha256 " + serial["digest"][:12] + ")"
-            if same else "full ablation: RESULTS DIFFER between serial and 2 workers")
-    note += (f"; CPU time of the whole fresh process (workers included): serial {serial['cpu_seconds']:.2f} s, "
-             f"2 workers {pool['cpu_seconds']:.2f} s")
+    rows = [
+        ("full ablation 9 x 5 x 1000, serial: fresh process incl. start-up", serial_wall, serial["peak_mb"]),
+        ("full ablation 9 x 5 x 1000, serial: the grid alone", serial["seconds"], None),
+        (
+            "full ablation 9 x 5 x 1000, 2 worker processes: fresh process incl. start-up",
+            pool_wall,
+            max(pool["peak_mb"], pool["children_peak_mb"]),
+        ),
+        ("full ablation 9 x 5 x 1000, 2 worker processes: the grid alone", pool["seconds"], None),
+    ]
+    note = (
+        "full ablation: 2 workers give results identical to serial (sha256 " + serial["digest"][:12] + ")"
+        if same
+        else "full ablation: RESULTS DIFFER between serial and 2 workers"
+    )
+    note += (
+        f"; CPU time of the whole fresh process (workers included): serial {serial['cpu_seconds']:.2f} s, "
+        f"2 workers {pool['cpu_seconds']:.2f} s"
+    )
     return rows, note
 
 
@@ -170,8 +220,10 @@ def machine(numpy_version: str) -> str:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     load = ", load average %.2f at the start" % os.getloadavg()[0] if hasattr(os, "getloadavg") else ""
-    return (f"{cpu}, {cores} cores usable, Python {platform.python_version()}, numpy {numpy_version}, "
-            f"{platform.system()} {platform.release()}, {now}{load}")
+    return (
+        f"{cpu}, {cores} cores usable, Python {platform.python_version()}, numpy {numpy_version}, "
+        f"{platform.system()} {platform.release()}, {now}{load}"
+    )
 
 
 def _seconds(value: float) -> str:
@@ -197,12 +249,24 @@ def report(with_notebooks: bool = True, script: "pathlib.Path | None" = None) ->
     notes.append(note)
     if with_notebooks:
         rows += notebook_rows()
-    rows.append(("this benchmark process (lecture 10, GEMM, one evolve run), peak memory", float("nan"),
-                 _peak_mb(resource.RUSAGE_SELF)))
-    lines = ["# Benchmark results", "", f"Machine: {where}", "",
-             "Written by `.venv/bin/python benchmarks/run.py` (its latest output). On a shared machine the figures "
-             "vary by 10-30% from run to run: compare runs made at the same time.",
-             "", "| measurement | seconds | peak memory (MB) |", "|---|---|---|"]
+    rows.append(
+        (
+            "this benchmark process (lecture 10, GEMM, one evolve run), peak memory",
+            float("nan"),
+            _peak_mb(resource.RUSAGE_SELF),
+        )
+    )
+    lines = [
+        "# Benchmark results",
+        "",
+        f"Machine: {where}",
+        "",
+        "Written by `.venv/bin/python benchmarks/run.py` (its latest output). On a shared machine the figures "
+        "vary by 10-30% from run to run: compare runs made at the same time.",
+        "",
+        "| measurement | seconds | peak memory (MB) |",
+        "|---|---|---|",
+    ]
     for what, seconds, mb in rows:
         lines.append(f"| {what} | {_seconds(seconds)} | {'' if mb is None else f'{mb:.0f}'} |")
     lines += [""] + [f"- {n}" for n in notes]

@@ -11,6 +11,7 @@ terminal is still held open 20 s after it exited (a worker outlived it). Why a s
 hunts was rare (1 try in 30), so it takes hundreds of tries; the tests in tests/evolve/test_ablation_cli.py run each
 moment once and fail, never hang, if it comes back. Writes its own section of benchmarks/RESULTS.md.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -73,11 +74,14 @@ def main() -> None:
         for moment in MOMENTS:
             outcomes[moment][one_try(moment)] += 1
     seconds = time.perf_counter() - start
-    lines = [f"Command: `.venv/bin/python benchmarks/stress_ctrl_c.py --tries {args.tries}` "
-             f"({args.tries * len(MOMENTS)} tries in {seconds:.0f} s; load average at the end "
-             f"{os.getloadavg()[0]:.2f})", "",
-             "| Ctrl-C at (after the progress bar appears) | tries | exited 130, nothing left running | failures |",
-             "|---|---|---|---|"]
+    lines = [
+        f"Command: `.venv/bin/python benchmarks/stress_ctrl_c.py --tries {args.tries}` "
+        f"({args.tries * len(MOMENTS)} tries in {seconds:.0f} s; load average at the end "
+        f"{os.getloadavg()[0]:.2f})",
+        "",
+        "| Ctrl-C at (after the progress bar appears) | tries | exited 130, nothing left running | failures |",
+        "|---|---|---|---|",
+    ]
     for moment in MOMENTS:
         counts = outcomes[moment]
         failures = ", ".join(f"{n} {what}" for what, n in counts.items() if what != "ok") or "none"

@@ -1,4 +1,5 @@
 """The one timing helper the benchmark scripts share: the median wall time of a call over repeats."""
+
 from __future__ import annotations
 
 import statistics

@@ -5,6 +5,7 @@ Hypothesis runs derandomized (the examples depend only on the test, so CI sees t
 example database (nothing written into the checkout) and without deadlines (a shared machine's pauses are no bugs);
 each property test sets its own max_examples so the whole suite of them stays well under a minute.
 """
+
 import dataclasses
 import pathlib
 import sys
@@ -48,9 +49,11 @@ class BuiltSite:
         of an edition in a folder inside it (the root edition holds zh/)."""
         folder = self.folder(edition)
         nested = [self.folder(e) for e in self.editions if folder in self.folder(e).parents]
-        return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.html")
-                      if not p.relative_to(folder).parts[0].startswith("_")
-                      and not any(inner in p.parents for inner in nested))
+        return sorted(
+            p.relative_to(folder).as_posix()
+            for p in folder.rglob("*.html")
+            if not p.relative_to(folder).parts[0].startswith("_") and not any(inner in p.parents for inner in nested)
+        )
 
 
 @pytest.fixture(scope="session")
@@ -65,6 +68,7 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     seconds = time.monotonic() - start
     artifacts = _REPO / "test-artifacts"
     artifacts.mkdir(exist_ok=True)
-    (artifacts / "site-build.txt").write_text(f"site built from scratch in {seconds:.1f} s: "
-                                              f"{', '.join(e.code for e in built)}\n")
+    (artifacts / "site-build.txt").write_text(
+        f"site built from scratch in {seconds:.1f} s: {', '.join(e.code for e in built)}\n"
+    )
     return BuiltSite(root=work / "site", editions=built, seconds=seconds)

@@ -4,6 +4,7 @@ Shared by the tests of the three readers (tests/test_app_view.py), the exercises
 the prose uses (tests/test_code_spans.py). The app's hiding is read from `voila.json` itself, through nbconvert's own
 TagRemovePreprocessor, so the tests see what Voila shows, not what they think it shows.
 """
+
 from __future__ import annotations
 
 import ast
@@ -29,10 +30,14 @@ INSTRUCTION = re.compile(
     r"\b(re-?run\w*|run (the|this|that|its|each|every|your|these|all|a) (\w+ )?cells?\b|run it\b"
     r"|execute (the|this|that|it|each|every|your|all) (\w+ )?(cells?|code|notebook)\b"
     r"|edit (the|this|that|its|your) (\w+ )?(cells?|code|function)\b|change the code|type (it|this)\b"
-    r"|the (cell|code) (below|above|after|before)|(next|previous|following) cell)", re.I)
+    r"|the (cell|code) (below|above|after|before)|(next|previous|following) cell)",
+    re.I,
+)
 # The same, as the zh edition would say it.
-ZH_INSTRUCTION = re.compile(r"(重新运行|再运行一(遍|次)|运行(一下)?(这个|这段|下面的|上面的|该|每个|所有)?(单元格|代码)"
-                            r"|执行(这个|下面的|上面的)?(单元格|代码)|修改(这段|你的)?代码|(下面|上面)的单元格)")
+ZH_INSTRUCTION = re.compile(
+    r"(重新运行|再运行一(遍|次)|运行(一下)?(这个|这段|下面的|上面的|该|每个|所有)?(单元格|代码)"
+    r"|执行(这个|下面的|上面的)?(单元格|代码)|修改(这段|你的)?代码|(下面|上面)的单元格)"
+)
 EXERCISE_TITLE = re.compile(r"^### Exercise (\d+) · (.+)$", re.M)
 SECTION = re.compile(r"^# %% Exercise (\d+)[ \t]*$", re.M)
 CHECK_CALL = re.compile(r"^checks\.exercise_(\d+)\(.*\)$", re.S)
@@ -102,8 +107,16 @@ def exercises(path: pathlib.Path) -> list[Exercise]:
             continue
         k = int(match.group(1))
         title = EXERCISE_TITLE.search(source(cell))
-        found.append(Exercise(path, k, title.group(2) if title else "", cell,
-                              by_id.get(f"{cell.id}-stub"), by_id.get(f"{cell.id}-check")))
+        found.append(
+            Exercise(
+                path,
+                k,
+                title.group(2) if title else "",
+                cell,
+                by_id.get(f"{cell.id}-stub"),
+                by_id.get(f"{cell.id}-check"),
+            )
+        )
     return found
 
 
@@ -116,8 +129,10 @@ def solution_sections(path: pathlib.Path) -> dict[int, str]:
     """The solution file's sections, by exercise number: the code under each `# %% Exercise K` line."""
     text = solution_path(path).read_text()
     marks = list(SECTION.finditer(text))
-    return {int(m.group(1)): text[m.end():(marks[i + 1].start() if i + 1 < len(marks) else len(text))].strip("\n")
-            for i, m in enumerate(marks)}
+    return {
+        int(m.group(1)): text[m.end() : (marks[i + 1].start() if i + 1 < len(marks) else len(text))].strip("\n")
+        for i, m in enumerate(marks)
+    }
 
 
 def load_solution(path: pathlib.Path) -> types.ModuleType:
@@ -238,6 +253,7 @@ def execute_with_solutions(path: pathlib.Path) -> ExecutedNotebook:
     nb = read(path)
     extra: list[tuple[str, int]] = []
     sections = solution_sections(path) if solution_path(path).exists() else {}
+
     def appended(code: str) -> None:  # a failing solution shows its error in the verdict, not as a crash of the run
         nb.cells.append(nbformat.v4.new_code_cell(code, metadata={"tags": ["raises-exception"]}))
 
@@ -248,9 +264,8 @@ def execute_with_solutions(path: pathlib.Path) -> ExecutedNotebook:
             appended(source(exercise.check))
             extra.append(("check", exercise.number))
     appended(f"PATHS = {list(span_paths)!r}\n" + RESOLVER)
-    NotebookClient(nb, timeout=900, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
-    added = nb.cells[len(nb.cells) - len(extra) - 1:-1]
+    NotebookClient(nb, timeout=900, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    added = nb.cells[len(nb.cells) - len(extra) - 1 : -1]
     by_id = {cell.get("id"): cell for cell in nb.cells}
     stub = {e.number: output_text(by_id[e.check.id]) for e in exercises(path) if e.computable}
     solved = {k: output_text(cell) for (kind, k), cell in zip(extra, added) if kind == "check"}

@@ -10,6 +10,7 @@ Regenerate it (only when a change is meant to move results; say why in the commi
 
     .venv/bin/python tests/golden_payload.py --write
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,29 +60,56 @@ def payload() -> dict:
     names = variants.available()
     study = ablations.ablation_study(names, SEEDS, BUDGET)
     runs = {
-        name: [{"seed": r.seed, "history_steps": _steps(r.history), "final": r.final, "test": r.test,
-                "bench_runs": r.kernel_runs, "rules": r.rules, "n_added": r.n_added,
-                "n_added_bad_branch": r.n_added_bad_branch, "statuses": dict(sorted(r.statuses.items())),
-                "best_source": render(r.best)} for r in study.runs[name]]
+        name: [
+            {
+                "seed": r.seed,
+                "history_steps": _steps(r.history),
+                "final": r.final,
+                "test": r.test,
+                "bench_runs": r.kernel_runs,
+                "rules": r.rules,
+                "n_added": r.n_added,
+                "n_added_bad_branch": r.n_added_bad_branch,
+                "statuses": dict(sorted(r.statuses.items())),
+                "best_source": render(r.best),
+            }
+            for r in study.runs[name]
+        ]
         for name in names
     }
     demo3 = branch_check.branches(SEEDS, BUDGET)
-    branches = {key: [{**row.as_dict(), "example_source": None if row.example is None else render(row.example)}
-                      for row in rows] for key, rows in demo3.items()}
+    branches = {
+        key: [{**row.as_dict(), "example_source": None if row.example is None else render(row.example)} for row in rows]
+        for key, rows in demo3.items()
+    }
     demo2 = []
     for seed, budget in TARGETING:
         t = targeting.targeting(seed, budget)
-        demo2.append({"seed": seed, "budget": budget, "n_stuck": t.n_stuck, "share_on_stuck": dict(t.share_on_stuck),
-                      "top_roofline": [r.shape.name for r in t.top_roofline],
-                      "top_best": [r.shape.name for r in t.top_best], "overlap_top5": t.overlap_top5,
-                      "vs_best": [r.vs_best for r in t.rows], "vs_roofline": [r.vs_roofline for r in t.rows]})
+        demo2.append(
+            {
+                "seed": seed,
+                "budget": budget,
+                "n_stuck": t.n_stuck,
+                "share_on_stuck": dict(t.share_on_stuck),
+                "top_roofline": [r.shape.name for r in t.top_roofline],
+                "top_best": [r.shape.name for r in t.top_best],
+                "overlap_top5": t.overlap_top5,
+                "vs_best": [r.vs_best for r in t.rows],
+                "vs_roofline": [r.vs_roofline for r in t.rows],
+            }
+        )
     printed = {
         "ablations": _cli_text("ablations", variants=list(names), seeds=list(SEEDS), budget=BUDGET, workers=1),
         "branches": _cli_text("branches", seeds=list(SEEDS), budget=BUDGET),
         "targeting": _cli_text("targeting", seed=0, budget=300),
     }
-    return {"oracle": {"train": study.oracle_train, "test": study.oracle_test}, "ablation": runs,
-            "branches": branches, "targeting": demo2, "printed": printed}
+    return {
+        "oracle": {"train": study.oracle_train, "test": study.oracle_test},
+        "ablation": runs,
+        "branches": branches,
+        "targeting": demo2,
+        "printed": printed,
+    }
 
 
 def differences(expected: Any, actual: Any, path: str = "") -> Iterator[str]:
@@ -135,6 +163,7 @@ def nudge_libm() -> None:
     inputs. This stands in for one: the nudge depends only on the input's bits, so equal inputs still give equal
     outputs (ties stay ties), as on a real CPU. A result that survives it does not hang on last bits.
     """
+
     def nudged(function):
         def call(x: float, *rest: float) -> float:
             y = function(x, *rest)
@@ -143,6 +172,7 @@ def nudge_libm() -> None:
             if math.isfinite(y) and y != 0.0 and turn in (1, 2):
                 y = math.nextafter(y, math.inf if turn == 1 else -math.inf)
             return y
+
         return call
 
     math.log, math.exp, math.pow = nudged(math.log), nudged(math.exp), nudged(math.pow)

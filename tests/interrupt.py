@@ -14,6 +14,7 @@ Why each piece:
   so a failing test leaves nothing behind.
 - No read or wait here blocks without a time limit: a hang fails the test instead of eating CI's time.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -37,8 +38,13 @@ def stopped(args: list[str], **popen_kwargs) -> Iterator[subprocess.Popen]:
     """Run `python -m toyhw ARGS` with SIGINT at its default, in a session of its own; on leaving the block, kill
     whatever of that session still runs."""
     env = {**popen_kwargs.pop("env", os.environ), "PYTHONFAULTHANDLER": "1"}  # see wait_for_exit
-    proc = subprocess.Popen([sys.executable, "-m", "toyhw", *args], preexec_fn=_default_sigint,
-                            start_new_session=True, env=env, **popen_kwargs)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toyhw", *args],
+        preexec_fn=_default_sigint,
+        start_new_session=True,
+        env=env,
+        **popen_kwargs,
+    )
     try:
         yield proc
     finally:
@@ -70,8 +76,9 @@ def children(proc: subprocess.Popen) -> list[int]:
     return found
 
 
-def wait_until_workers_compute(proc: subprocess.Popen, workers: int, seconds: float = 0.3,
-                               timeout: float = 120.0) -> None:
+def wait_until_workers_compute(
+    proc: subprocess.Popen, workers: int, seconds: float = 0.3, timeout: float = 120.0
+) -> None:
     """Return once `proc` has `workers` child processes that have each used `seconds` of CPU time."""
     deadline = time.monotonic() + timeout
     while True:
@@ -127,8 +134,10 @@ def wait_for_exit(proc: subprocess.Popen, terminal: int, timeout: float = 60.0) 
             if not chunk:
                 break
             stacks += chunk
-        raise AssertionError(f"the command had not ended {timeout} s after Ctrl-C; its threads:\n"
-                             f"{stacks.decode(errors='replace')[-6000:]}") from None
+        raise AssertionError(
+            f"the command had not ended {timeout} s after Ctrl-C; its threads:\n"
+            f"{stacks.decode(errors='replace')[-6000:]}"
+        ) from None
 
 
 def read_until_closed(fd: int, timeout: float = 30.0) -> str:
@@ -139,8 +148,10 @@ def read_until_closed(fd: int, timeout: float = 30.0) -> str:
     seen, deadline = b"", time.monotonic() + timeout
     while True:
         remaining = deadline - time.monotonic()
-        assert remaining > 0, (f"the terminal was still open {timeout} s later: a process the command started "
-                               f"still runs; read: {seen[-300:]!r}")
+        assert remaining > 0, (
+            f"the terminal was still open {timeout} s later: a process the command started "
+            f"still runs; read: {seen[-300:]!r}"
+        )
         if select.select([fd], [], [], remaining)[0]:
             try:
                 chunk = os.read(fd, 4096)

@@ -3,6 +3,7 @@
 The notebooks are the pack's text: every Think! needs an answer a student can unfold, every exercise a worked solution,
 every number the prose quotes a value the pack computes. These helpers find those parts in the stored `.ipynb` files.
 """
+
 from __future__ import annotations
 
 import json
@@ -42,8 +43,10 @@ def notebook_paths() -> list[pathlib.Path]:
 def cells(path: pathlib.Path) -> list[Cell]:
     """Return the cells of the notebook at `path`."""
     nb = json.loads(path.read_text(encoding="utf-8"))
-    return [Cell(i, c.get("id", ""), c["cell_type"], "".join(c["source"]), tuple(c.get("outputs", ())))
-            for i, c in enumerate(nb["cells"])]
+    return [
+        Cell(i, c.get("id", ""), c["cell_type"], "".join(c["source"]), tuple(c.get("outputs", ())))
+        for i, c in enumerate(nb["cells"])
+    ]
 
 
 def markdown(path: pathlib.Path) -> str:
@@ -73,27 +76,29 @@ def details(block: str) -> list[tuple[str, str]]:
 # Regions of markdown whose numbers are not prose figures: code (it is what it says), math (formulas), HTML tags and
 # link targets, headings and timing lines (structure), and references to the pack's own structure or to sources.
 _EXEMPT = [
-    re.compile(r"```.*?```", re.S),                       # fenced code
-    re.compile(r"`[^`\n]*`"),                              # inline code
-    re.compile(r"\$\$.*?\$\$", re.S),                     # display math
-    re.compile(r"\$[^$\n]*\$"),                            # inline math
-    re.compile(r"<[^>\n]*>"),                              # HTML tags
-    re.compile(r"\]\([^)\s]*\)"),                          # link targets
-    re.compile(r"^#{1,6} .*$", re.M),                      # headings
-    re.compile(r"^\*Estimated timing.*$", re.M),           # timing lines
-    re.compile(r"^\*(Lecture|Lectures) .*$", re.M),       # the line under a notebook's title
-    re.compile(r"^\s*\d+\.\s", re.M),                      # numbered-list markers
-    re.compile(r"\*\*(Think!|Exercise)\s*\d+\.?\*\*"),     # prompt labels
-    re.compile(r"\b(Think!|Exercise|Section|Sections|[Nn]otebooks?|[Ll]ectures?|[Ss]cript|[Dd]emos?|[Cc]ells?|"
-               r"[Qq]uestions?|[Ss]tep|[Pp]art)\s+\d+(\s*(-|–|,|and|or|to)\s*\d+)*\b"),
-    re.compile(r"\barXiv[: ]*\d{4}\.\d{4,5}(v\d+)?"),     # paper ids
+    re.compile(r"```.*?```", re.S),  # fenced code
+    re.compile(r"`[^`\n]*`"),  # inline code
+    re.compile(r"\$\$.*?\$\$", re.S),  # display math
+    re.compile(r"\$[^$\n]*\$"),  # inline math
+    re.compile(r"<[^>\n]*>"),  # HTML tags
+    re.compile(r"\]\([^)\s]*\)"),  # link targets
+    re.compile(r"^#{1,6} .*$", re.M),  # headings
+    re.compile(r"^\*Estimated timing.*$", re.M),  # timing lines
+    re.compile(r"^\*(Lecture|Lectures) .*$", re.M),  # the line under a notebook's title
+    re.compile(r"^\s*\d+\.\s", re.M),  # numbered-list markers
+    re.compile(r"\*\*(Think!|Exercise)\s*\d+\.?\*\*"),  # prompt labels
+    re.compile(
+        r"\b(Think!|Exercise|Section|Sections|[Nn]otebooks?|[Ll]ectures?|[Ss]cript|[Dd]emos?|[Cc]ells?|"
+        r"[Qq]uestions?|[Ss]tep|[Pp]art)\s+\d+(\s*(-|–|,|and|or|to)\s*\d+)*\b"
+    ),
+    re.compile(r"\barXiv[: ]*\d{4}\.\d{4,5}(v\d+)?"),  # paper ids
     re.compile(r"\b(Table|Tables|Figure|Figures|Fig\.|[Ss]ection|§|Appendix|Eq\.|[Cc]hapter)\s*\d+(\.\d+)*"),
-    re.compile(r"\b(19|20)\d\d\b"),                        # years
-    re.compile(r"\b(fast|vs)_[\w.]+"),                    # metric names: fast_1, fast_1.5, fast_p
-    re.compile(r"\b[A-Za-z][\w.+-]*\d[\w.+-]*"),          # identifiers with digits: H100, BF16, Llama-3, 8B, 2MNK
-    re.compile(r"\b\d+[A-Za-z][\w-]*(/\d+)?"),             # 70B/8, 8B, 2D, 1st: digits glued to letters
-    re.compile(r"\[\^?\d+\]"),                             # footnote-style reference markers
-    re.compile(r"\bsolutions/\d\d_\w+\.py\b"),               # an exercise's solution file (its notebook's number)
+    re.compile(r"\b(19|20)\d\d\b"),  # years
+    re.compile(r"\b(fast|vs)_[\w.]+"),  # metric names: fast_1, fast_1.5, fast_p
+    re.compile(r"\b[A-Za-z][\w.+-]*\d[\w.+-]*"),  # identifiers with digits: H100, BF16, Llama-3, 8B, 2MNK
+    re.compile(r"\b\d+[A-Za-z][\w-]*(/\d+)?"),  # 70B/8, 8B, 2D, 1st: digits glued to letters
+    re.compile(r"\[\^?\d+\]"),  # footnote-style reference markers
+    re.compile(r"\bsolutions/\d\d_\w+\.py\b"),  # an exercise's solution file (its notebook's number)
 ]
 NUMBER = re.compile(r"(?<![\w.])[-−+]?\d[\d,]*(\.\d+)?(%|x|×)?")
 
@@ -103,7 +108,7 @@ def blank_exempt(text: str) -> str:
     out = list(text)
     for pattern in _EXEMPT:
         for m in pattern.finditer(text):
-            out[m.start():m.end()] = " " * (m.end() - m.start())
+            out[m.start() : m.end()] = " " * (m.end() - m.start())
     return "".join(out)
 
 
@@ -113,11 +118,11 @@ def uncovered_numbers(text: str, quotes: list[str]) -> list[str]:
     covered = [False] * len(text)
     for quote in quotes:
         for m in re.finditer(re.escape(quote), text):
-            covered[m.start():m.end()] = [True] * (m.end() - m.start())
+            covered[m.start() : m.end()] = [True] * (m.end() - m.start())
     found = []
     for m in NUMBER.finditer(plain):
-        if not all(covered[m.start():m.end()]):
-            context = text[max(0, m.start() - 40): m.end() + 40].replace("\n", " ")
+        if not all(covered[m.start() : m.end()]):
+            context = text[max(0, m.start() - 40) : m.end() + 40].replace("\n", " ")
             found.append(f"{m.group(0)!r} in '...{context}...'")
     return found
 
@@ -135,13 +140,16 @@ COMPARATIVE = re.compile(
     # seen"); they flag a sentence when they quantify over the results: seeds, runs, rows, variants, budgets, rounds.
     r"|\b(every|all|each|both|none of the|same|only)\b[^.;:]{0,24}?\b(seeds?|runs?|rows?|variants?|budgets?|"
     r"round counts?|times?|order|ranks?)\b",
-    re.I)
+    re.I,
+)
 # "above"/"below" as a direction on the page ("the cell below", "the table above shows") compare nothing.
 _ON_THE_PAGE = re.compile(
     r"\b(?:the|a|this)\s+(?:[\w-]+\s+){0,2}(?:below|above)(?=\s*[.,:;)]|\s*$|\s+(?:shows?|lists?|is|are|has|have|"
     r"runs?|draws?|plots?|gives?|reads?|counts?|add|adds|prints?|lets?|holds?|and|with|to|for|in|on|from|that|which|"
     r"scores?|compares?|renders?|replays?|\())|\b(?:see|shown|listed|described|as)\s+(?:below|above)\b"
-    r"|\b(?:below|above)\s*:", re.I | re.M)
+    r"|\b(?:below|above)\s*:",
+    re.I | re.M,
+)
 
 # Regions that are not running prose: blocks (code, display math, summaries, headings, table rows, timing lines) end
 # sentences; inline code, math, HTML tags and link targets are part of a sentence but never flag it.
@@ -188,7 +196,7 @@ def sentences(text: str) -> list[Sentence]:
     plain = _blank(text, _BLOCKS)
     bounds, start = [], 0
     for m in _BREAK.finditer(plain):
-        if _ABBREVIATIONS.search(plain[start:m.start()].rstrip()):
+        if _ABBREVIATIONS.search(plain[start : m.start()].rstrip()):
             continue
         bounds.append((start, m.start()))
         start = m.end()
@@ -208,4 +216,4 @@ def comparative(text: str) -> list[Sentence]:
     """Return the sentences of markdown `text` whose prose (code, math, tags and directions on the page blanked) has a
     comparative word."""
     plain = _blank(_blank(text, _BLOCKS + _INLINE), [_ON_THE_PAGE])
-    return [s for s in sentences(text) if COMPARATIVE.search(plain[s.start:s.end])]
+    return [s for s in sentences(text) if COMPARATIVE.search(plain[s.start : s.end])]

@@ -5,6 +5,7 @@ notebooks' runs would take long). Shared by tests/test_plot_contract.py and by w
 
 A new plot function needs an entry in BUILDERS: test_plot_contract fails, naming it, until it has one.
 """
+
 from __future__ import annotations
 
 import functools
@@ -61,9 +62,12 @@ def _decode() -> shapes.Shape:
 
 def _candidates() -> dict[str, GemmConfig]:
     shape = _decode()
-    return {"oracle": table().oracle(shape)[0], "expert": expert.expert_config(shape),
-            "narrow tile": GemmConfig(32, 16, 256, num_warps=2, num_stages=5),
-            "split-K, shallow": GemmConfig(16, 64, 64, num_warps=4, num_stages=2, split_k=4)}
+    return {
+        "oracle": table().oracle(shape)[0],
+        "expert": expert.expert_config(shape),
+        "narrow tile": GemmConfig(32, 16, 256, num_warps=2, num_stages=5),
+        "split-K, shallow": GemmConfig(16, 64, 64, num_warps=4, num_stages=2, split_k=4),
+    }
 
 
 def _cost_points(kind: str) -> list[scaling.CostPoint]:
@@ -75,56 +79,71 @@ def _cost_points(kind: str) -> list[scaling.CostPoint]:
 BUILDERS: dict[str, Callable[[], object]] = {
     "outcome_breakdown": lambda: fastp_plots.outcome_breakdown(report()),
     "fastp_vs_p": lambda: fastp_plots.fastp_vs_p({"one-shot": report().speedups()}, P_GRID, mark_p=1.0),
-    "fastp_vs_rounds": lambda: fastp_plots.fastp_vs_rounds(study.fastp_curves(MODES, p=1.5, max_rounds=20), 1.5,
-                                                           ceiling=0.49),
+    "fastp_vs_rounds": lambda: fastp_plots.fastp_vs_rounds(
+        study.fastp_curves(MODES, p=1.5, max_rounds=20), 1.5, ceiling=0.49
+    ),
     "score_vs_programs": lambda: evolution_plots.score_vs_programs(small_study(), NB04_SHOWN),
     "lineage": lambda: lineage_plots.lineage(ablations.run_one("full", 0, 1000).lineage, 1000),
     "feedback_bars": lambda: evolution_plots.feedback_bars(targeting.targeting(0, 300).rows),
     "target_weights": lambda: evolution_plots.target_weights(targeting.targeting(0, 300).rows),
-    "branch_counts": lambda: evolution_plots.branch_counts(*(branch_check.branches(seeds=(0, 1), budget=300)[k]
-                                                             for k in ("checked", "unchecked"))),
-    "branch_compare": lambda: evolution_plots.branch_compare(branch_check.branch_row(0, 1000, False),
-                                                             branch_check.branch_row(0, 1000, True)),
+    "branch_counts": lambda: evolution_plots.branch_counts(
+        *(branch_check.branches(seeds=(0, 1), budget=300)[k] for k in ("checked", "unchecked"))
+    ),
+    "branch_compare": lambda: evolution_plots.branch_compare(
+        branch_check.branch_row(0, 1000, False), branch_check.branch_row(0, 1000, True)
+    ),
     "cascade_stage1": lambda: evolution_plots.cascade_stage1(proposal_trace.trace("full", 0, 1000).steps),
-    "prompt_parts": lambda: evolution_plots.prompt_parts(loop_tables.prompt_frame(
-        [prompt_view.prompt_at(v, 0, 100) for v in ["full", "fb_roofline", "no_feedback", "small_llm"]])),
+    "prompt_parts": lambda: evolution_plots.prompt_parts(
+        loop_tables.prompt_frame(
+            [prompt_view.prompt_at(v, 0, 100) for v in ["full", "fb_roofline", "no_feedback", "small_llm"]]
+        )
+    ),
     "roofline_chart": lambda: gemm_plots.roofline_chart(table(), shapes.all_shapes()),
-    "tile_map": lambda: gemm_plots.tile_map(table(), shapes.layer_shape("8B gate_up", 2048), block_k=64,
-                                            num_warps=8, num_stages=4, split_k=1),
-    "wave_plot": lambda: gemm_plots.wave_plot(table(), GemmConfig(128, 128, 64, num_warps=8, num_stages=4), M=512,
-                                              K=8192),
+    "tile_map": lambda: gemm_plots.tile_map(
+        table(), shapes.layer_shape("8B gate_up", 2048), block_k=64, num_warps=8, num_stages=4, split_k=1
+    ),
+    "wave_plot": lambda: gemm_plots.wave_plot(
+        table(), GemmConfig(128, 128, 64, num_warps=8, num_stages=4), M=512, K=8192
+    ),
     "padding_plot": lambda: gemm_plots.padding_plot([1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256]),
-    "best_config_map": lambda: gemm_plots.best_config_map(table(), list(shapes.LAYERS), shapes.LECTURE_M,
-                                                          shapes.layer_shape),
+    "best_config_map": lambda: gemm_plots.best_config_map(
+        table(), list(shapes.LAYERS), shapes.LECTURE_M, shapes.layer_shape
+    ),
     "breakdown_bars": lambda: gemm_plots.breakdown_bars(table(), _decode(), _candidates()),
     "launchability_bars": lambda: gemm_plots.launchability_bars([gpu.get_gpu(n) for n in gpu.gpu_names()]),
     "bandwidth_plot": lambda: gemm_plots.bandwidth_plot(table(), _decode()),
     "wave_schedules_plot": lambda: gemm_plots.wave_schedules_plot(
-        table(), GemmConfig(128, 128, 64, num_warps=8, num_stages=4), M=512, K=8192),
+        table(), GemmConfig(128, 128, 64, num_warps=8, num_stages=4), M=512, K=8192
+    ),
     "validation_scatter": lambda: validation_plots.validation_scatter(validate.checks()),
     "cost_plot": lambda: scaling_plots.cost_plot(_cost_points("seeds"), "seeds", "full x n seeds x 20 programs"),
 }
 """Plot function name -> a call that draws it from real inputs and returns its Axes."""
 
 MORE: dict[str, Callable[[], object]] = {
-    "cost_plot, variants": lambda: scaling_plots.cost_plot(_cost_points("variants"), "variants (in the lecture script's order)",
-                                                           "k variants x 1 seed x 20 programs"),
+    "cost_plot, variants": lambda: scaling_plots.cost_plot(
+        _cost_points("variants"), "variants (in the lecture script's order)", "k variants x 1 seed x 20 programs"
+    ),
     "score_vs_programs, notebook 06": lambda: evolution_plots.score_vs_programs(small_study(), NB06_SHOWN),
     "score_vs_programs, reversed": lambda: evolution_plots.score_vs_programs(small_study(), NB04_SHOWN[::-1]),
-    "score_vs_programs, one seed": lambda: evolution_plots.score_vs_programs(small_study(), ["no_feedback"],
-                                                                             budget=50, n_seeds=1),
+    "score_vs_programs, one seed": lambda: evolution_plots.score_vs_programs(
+        small_study(), ["no_feedback"], budget=50, n_seeds=1
+    ),
     "fastp_vs_rounds, reversed": lambda: fastp_plots.fastp_vs_rounds(
-        study.fastp_curves(MODES[::-1], p=1.0, max_rounds=5), 1.0),
-    "fastp_vs_p, modes": lambda: fastp_plots.fastp_vs_p({"suggest": [0.5, 1.2, 2.0], "resample": [0.9, 1.1, 1.3],
-                                                         "my_proposer": [1.0, 1.5, 0.0]}, P_GRID),
+        study.fastp_curves(MODES[::-1], p=1.0, max_rounds=5), 1.0
+    ),
+    "fastp_vs_p, modes": lambda: fastp_plots.fastp_vs_p(
+        {"suggest": [0.5, 1.2, 2.0], "resample": [0.9, 1.1, 1.3], "my_proposer": [1.0, 1.5, 0.0]}, P_GRID
+    ),
 }
 """Other inputs of the same functions: other subsets and orders of variants and modes, a labelled x axis."""
 
 PANEL_FIGURES: dict[str, Callable[[], Figure]] = {
     "fastp.one_shot_figure": lambda: fastp_panels.one_shot_figure(study.LECTURE_TASK_SEED, study.LECTURE_N_TASKS, 1.0),
     "fastp.feedback_figure": lambda: fastp_panels.feedback_figure(MODES + [my_proposer], 20, 1.0),
-    "gemm.explorer_figure": lambda: gemm_panels.explorer_figure("H100", "70B/8 qkv", 16,
-                                                                GemmConfig(16, 64, 128, num_warps=4, num_stages=3)),
+    "gemm.explorer_figure": lambda: gemm_panels.explorer_figure(
+        "H100", "70B/8 qkv", 16, GemmConfig(16, 64, 128, num_warps=4, num_stages=3)
+    ),
     "evolution.ablation_figure": lambda: evolution_panels.ablation_figure(["full", "small_llm", "no_cascade"], 300, 3),
     "evolution.feedback_figure": lambda: evolution_panels.feedback_figure(0, 300),
     "evolution.branches_figure": lambda: evolution_panels.branches_figure(0, 1000),

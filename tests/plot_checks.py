@@ -3,6 +3,7 @@
 Kept apart from the test module so that the tests can also run each check on a figure broken on purpose (a check
 that never fails proves nothing).
 """
+
 from __future__ import annotations
 
 from typing import Iterator
@@ -36,9 +37,12 @@ def is_colorbar(ax: Axes) -> bool:
 
 def is_twin(ax: Axes, fig: Figure) -> bool:
     """A twinx/twiny Axes (same place as another, sharing an axis) is exempt from the title: it has its host's."""
-    return any(other is not ax and other.get_position().bounds == ax.get_position().bounds
-               and (other in ax.get_shared_x_axes().get_siblings(ax) or other in ax.get_shared_y_axes().get_siblings(ax))
-               for other in fig.axes)
+    return any(
+        other is not ax
+        and other.get_position().bounds == ax.get_position().bounds
+        and (other in ax.get_shared_x_axes().get_siblings(ax) or other in ax.get_shared_y_axes().get_siblings(ax))
+        for other in fig.axes
+    )
 
 
 def plot_axes(fig: Figure) -> Iterator[Axes]:
@@ -52,8 +56,13 @@ def _shown_ticklabels(axis) -> list[Text]:
         return []
     low, high = sorted(axis.get_view_interval())
     slack = 1e-9 * max(abs(low), abs(high), 1.0)
-    return [label for tick in axis.get_major_ticks() if low - slack <= tick.get_loc() <= high + slack
-            for label in (tick.label1, tick.label2) if label.get_visible() and label.get_text()]
+    return [
+        label
+        for tick in axis.get_major_ticks()
+        if low - slack <= tick.get_loc() <= high + slack
+        for label in (tick.label1, tick.label2)
+        if label.get_visible() and label.get_text()
+    ]
 
 
 def unlabelled(fig: Figure) -> list[str]:
@@ -71,8 +80,11 @@ def unlabelled(fig: Figure) -> list[str]:
 
 def untracked(fig: Figure) -> list[str]:
     """Return the data Axes not drawn by a plot function marked with toyhw.plots.style.plot (twins excepted)."""
-    return [f"{ax.get_title() or 'an Axes'}: not drawn by a toyhw.plots plot function" for ax in plot_axes(fig)
-            if ax not in style.COUNT_AXES and not is_twin(ax, fig)]
+    return [
+        f"{ax.get_title() or 'an Axes'}: not drawn by a toyhw.plots plot function"
+        for ax in plot_axes(fig)
+        if ax not in style.COUNT_AXES and not is_twin(ax, fig)
+    ]
 
 
 def fractional_ticks(fig: Figure) -> list[str]:
@@ -91,8 +103,11 @@ def fractional_ticks(fig: Figure) -> list[str]:
 def _colours(artist) -> Iterator[tuple]:
     """Yield the RGBA colours an artist paints with (edges only when they are drawn)."""
     if isinstance(artist, Line2D):
-        yield from (to_rgba(artist.get_color()), to_rgba(artist.get_markerfacecolor()),
-                    to_rgba(artist.get_markeredgecolor()))
+        yield from (
+            to_rgba(artist.get_color()),
+            to_rgba(artist.get_markerfacecolor()),
+            to_rgba(artist.get_markeredgecolor()),
+        )
     elif isinstance(artist, Patch):
         yield to_rgba(artist.get_facecolor())
         if artist.get_linewidth() > 0:
@@ -122,8 +137,10 @@ def foreign_colours(fig: Figure) -> list[str]:
         for artist in artists(ax):
             for rgba in _colours(artist):
                 if rgba[3] > 0 and to_hex(rgba) not in allowed:
-                    problems.add(f"{ax.get_title()!r}: {type(artist).__name__} {artist.get_label()!r} is "
-                                 f"{to_hex(rgba)}, not a toyhw.plots.style colour")
+                    problems.add(
+                        f"{ax.get_title()!r}: {type(artist).__name__} {artist.get_label()!r} is "
+                        f"{to_hex(rgba)}, not a toyhw.plots.style colour"
+                    )
     return sorted(problems)
 
 
@@ -148,24 +165,38 @@ def _texts(ax: Axes) -> list[Text]:
 
 def _words(ax: Axes) -> list[Text]:
     """Return every visible piece of text of `ax`: title, axis labels, tick labels, its texts."""
-    texts = [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label, *_texts(ax),
-             *_shown_ticklabels(ax.xaxis), *_shown_ticklabels(ax.yaxis)]
+    texts = [
+        ax.title,
+        ax._left_title,
+        ax._right_title,
+        ax.xaxis.label,
+        ax.yaxis.label,
+        *_texts(ax),
+        *_shown_ticklabels(ax.xaxis),
+        *_shown_ticklabels(ax.yaxis),
+    ]
     return [t for t in texts if t.get_visible() and t.get_text()]
 
 
 def _data_points(ax: Axes) -> np.ndarray:
     """Return the pixel positions of the data (line vertices, scatter points), for the legend-covers-data check."""
     points = [line.get_transform().transform(line.get_xydata()) for line in ax.lines if len(line.get_xydata())]
-    points += [c.get_offset_transform().transform(c.get_offsets()) for c in ax.collections
-               if isinstance(c, PathCollection) and len(c.get_offsets())]
+    points += [
+        c.get_offset_transform().transform(c.get_offsets())
+        for c in ax.collections
+        if isinstance(c, PathCollection) and len(c.get_offsets())
+    ]
     return np.vstack(points) if points else np.empty((0, 2))
 
 
 def _bars(ax: Axes, renderer) -> list[Bbox]:
     """Return the extents of the bars (rectangles in a palette colour that is not a neutral shade)."""
     neutral = set(style.NEUTRALS.values())
-    return [_extent(p, renderer) for p in ax.patches
-            if isinstance(p, Rectangle) and p.get_fill() and to_hex(p.get_facecolor()) not in neutral]
+    return [
+        _extent(p, renderer)
+        for p in ax.patches
+        if isinstance(p, Rectangle) and p.get_fill() and to_hex(p.get_facecolor()) not in neutral
+    ]
 
 
 def layout_problems(fig: Figure) -> list[str]:
@@ -183,7 +214,7 @@ def layout_problems(fig: Figure) -> list[str]:
         title = ax.get_title().replace("\n", " ")[:50] or "an Axes"
         texts = _texts(ax)
         for i, a in enumerate(texts):
-            for b in texts[i + 1:]:
+            for b in texts[i + 1 :]:
                 if _extent(a, renderer).overlaps(_extent(b, renderer)):
                     problems.append(f"{title}: texts {a.get_text()!r} and {b.get_text()!r} overlap")
         for text in _words(ax):
@@ -199,7 +230,7 @@ def layout_problems(fig: Figure) -> list[str]:
             if small:
                 problems.append(f"{title}: {which} tick labels of {small} pt (at least {MIN_TICK_PT})")
             boxes = [_extent(t, renderer) for t in labels]
-            if any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:]):
+            if any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :]):
                 problems.append(f"{title}: {which} tick labels overlap each other")
         legend = ax.get_legend()
         if legend is not None:
@@ -227,7 +258,7 @@ def _crossing_leaders(ax: Axes, title: str) -> list[str]:
             segments.append((text.get_text(), path[0], path[-1]))
     problems = []
     for i, (na, a0, a1) in enumerate(segments):
-        for nb, b0, b1 in segments[i + 1:]:
+        for nb, b0, b1 in segments[i + 1 :]:
             if _cross(a0, a1, b0, b1):
                 problems.append(f"{title}: the leader lines of {na!r} and {nb!r} cross")
     return problems
@@ -250,7 +281,6 @@ def cut_texts(fig: Figure) -> list[str]:
     return found
 
 
-
 def colour_disagreements(figures: dict[str, Figure]) -> list[str]:
     """Return the legend labels drawn in different colours by different figures, and the variants and feedback modes
     not drawn in their own palette colour (style.VARIANT_COLORS, style.MODE_COLORS).
@@ -262,12 +292,19 @@ def colour_disagreements(figures: dict[str, Figure]) -> list[str]:
     for name, fig in figures.items():
         for label, colour in legend_colours(fig).items():
             seen.setdefault(label, {})[name] = colour
-    problems = [f"{label!r} is drawn in {sorted(set(where.values()))} ({', '.join(sorted(where))})"
-                for label, where in seen.items() if len(set(where.values())) > 1]
+    problems = [
+        f"{label!r} is drawn in {sorted(set(where.values()))} ({', '.join(sorted(where))})"
+        for label, where in seen.items()
+        if len(set(where.values())) > 1
+    ]
     for table in (style.VARIANT_COLORS, style.MODE_COLORS):
-        problems += [f"{label!r} is {colour} in {name}, its palette colour is {table[label]}"
-                     for label, where in seen.items() if label in table
-                     for name, colour in where.items() if colour != table[label]]
+        problems += [
+            f"{label!r} is {colour} in {name}, its palette colour is {table[label]}"
+            for label, where in seen.items()
+            if label in table
+            for name, colour in where.items()
+            if colour != table[label]
+        ]
     return problems
 
 

@@ -7,6 +7,7 @@ script's stored outputs, which stay the real check). Used by tests and to regene
     TOYHW_SEED_SCRIPT=/path/to/seed000_fastp_feedback.py python tests/seed_reference.py 7 300 \
         > tests/data/seed000_seed7_tasks300.json
 """
+
 from __future__ import annotations
 
 import importlib.util

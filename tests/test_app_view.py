@@ -4,6 +4,7 @@ stored notebook keep the Setup instructions and the static views.
 What the app hides comes from voila.json through nbconvert's own TagRemovePreprocessor (tests/exercise_cells.py), the
 mechanism Voila runs before it executes a notebook; the browser test (tests/browser/test_voila.py) sees the result.
 """
+
 from __future__ import annotations
 
 import ast
@@ -32,8 +33,12 @@ def test_voila_json_drops_lab_only_and_static_view_cells():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_the_app_tells_no_one_to_run_code(path: pathlib.Path):
-    found = [(cell.get("id"), m.group(0)) for cell in app_cells(read(path)) if cell.cell_type == "markdown"
-             for m in INSTRUCTION.finditer(_visible_text(cell))]
+    found = [
+        (cell.get("id"), m.group(0))
+        for cell in app_cells(read(path))
+        if cell.cell_type == "markdown"
+        for m in INSTRUCTION.finditer(_visible_text(cell))
+    ]
     assert not found, f"{path.name}: shown in the app, these tell the room to act on code: {found}"
 
 
@@ -68,7 +73,7 @@ def test_static_views_are_followed_by_their_panel(path: pathlib.Path):
     lonely = []
     for i, cell in enumerate(cells):
         if "static-view" in tags(cell):
-            after = next((c for c in cells[i + 1:] if c.cell_type == "code"), None)
+            after = next((c for c in cells[i + 1 :] if c.cell_type == "code"), None)
             if after is None or not _is_widget_cell(after):
                 lonely.append(cell.get("id"))
     assert not lonely, f"{path.name}: static views with no panel after them (the app would lose the result): {lonely}"
@@ -111,13 +116,20 @@ def test_the_app_runs_without_the_cells_it_hides(path: pathlib.Path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_lab_keeps_the_setup_instructions(path: pathlib.Path):
-    setup = [c for c in read(path).cells if c.cell_type == "markdown" and "lab-only" in tags(c)
-             and re.search(r"\bRun the cells?\b", source(c))]
+    setup = [
+        c
+        for c in read(path).cells
+        if c.cell_type == "markdown" and "lab-only" in tags(c) and re.search(r"\bRun the cells?\b", source(c))
+    ]
     assert setup, f"{path.name}: no lab-only cell tells a student in Lab to run the Setup cell"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_exercises_are_lab_only(path: pathlib.Path):
-    shown = [cell.get("id") for e in exercises(path) for cell in (e.text, e.stub, e.check)
-             if cell is not None and "lab-only" not in tags(cell)]
+    shown = [
+        cell.get("id")
+        for e in exercises(path)
+        for cell in (e.text, e.stub, e.check)
+        if cell is not None and "lab-only" not in tags(cell)
+    ]
     assert not shown, f"{path.name}: exercise cells the app would show: {shown}"

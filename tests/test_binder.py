@@ -1,5 +1,6 @@
 """Binder gets a student's install (the class lock, the pack, the Lab settings override), and the README's badge is
 the one tools/binder_badge.py builds from the clone's remote (or its sentence where there is none)."""
+
 from __future__ import annotations
 
 import pathlib
@@ -16,8 +17,11 @@ import binder_badge  # noqa: E402
 
 
 def test_binder_installs_the_class_lock_on_the_packs_python():
-    lines = [line for line in (ROOT / "binder/requirements.txt").read_text().splitlines()
-             if line.strip() and not line.startswith("#")]
+    lines = [
+        line
+        for line in (ROOT / "binder/requirements.txt").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     assert lines == ["-r ../requirements/class.txt"]
     requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
     assert (ROOT / "binder/runtime.txt").read_text().strip() == "python-" + requires.removeprefix(">=")
@@ -36,15 +40,18 @@ def test_binder_postbuild_installs_the_pack_and_the_lab_settings_override():
     assert subprocess.run(["bash", "-n", str(path)]).returncode == 0
 
 
-@pytest.mark.parametrize("url, found", [
-    ("https://github.com/alice/toyhw.git", ("alice", "toyhw")),
-    ("https://github.com/alice/toyhw", ("alice", "toyhw")),
-    ("git@github.com:uni-ml/gpu-course.git", ("uni-ml", "gpu-course")),
-    ("ssh://git@github.com/uni-ml/toyhw.git", ("uni-ml", "toyhw")),
-    ("https://gitlab.example/alice/toyhw.git", None),
-    ("/srv/git/toyhw", None),
-    (None, None),
-])
+@pytest.mark.parametrize(
+    "url, found",
+    [
+        ("https://github.com/alice/toyhw.git", ("alice", "toyhw")),
+        ("https://github.com/alice/toyhw", ("alice", "toyhw")),
+        ("git@github.com:uni-ml/gpu-course.git", ("uni-ml", "gpu-course")),
+        ("ssh://git@github.com/uni-ml/toyhw.git", ("uni-ml", "toyhw")),
+        ("https://gitlab.example/alice/toyhw.git", None),
+        ("/srv/git/toyhw", None),
+        (None, None),
+    ],
+)
 def test_the_badge_names_the_remotes_github_repository(url, found):
     assert binder_badge.github(url) == found
     text = binder_badge.block(url)
@@ -63,7 +70,7 @@ def test_the_badge_is_read_from_git_remote_get_url_origin(tmp_path):
 
 def test_the_readme_holds_a_badge_block_the_script_writes():
     readme = (ROOT / "README.md").read_text()
-    inside = readme[readme.index(binder_badge.START) + len(binder_badge.START):readme.index(binder_badge.END)]
+    inside = readme[readme.index(binder_badge.START) + len(binder_badge.START) : readme.index(binder_badge.END)]
     badge = re.search(r"mybinder\.org/v2/gh/([^/]+)/([^/]+)/HEAD", inside)
     url = f"https://github.com/{badge.group(1)}/{badge.group(2)}" if badge else None
     assert binder_badge.rewrite(readme, url) == readme

@@ -1,5 +1,6 @@
 """`--lang en|zh` and TOYHW_LANG on every command: the zh fastp table is the lecture script's demo-2 table line for
 line, tables align by display width, --json does not change with the language, an unknown language is one line."""
+
 import json
 import os
 import pathlib
@@ -20,7 +21,7 @@ def script_table() -> list[str]:
     """Return demo 2's table as the script prints it: the head line ("反馈 ... 50 轮") and one line per mode."""
     lines = SCRIPT_OUTPUT.read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("反馈 "))
-    return lines[start:start + 5]
+    return lines[start : start + 5]
 
 
 def run(capsys, *args) -> str:
@@ -50,8 +51,9 @@ def test_english_fastp_table_is_unchanged(capsys, monkeypatch):
 
 
 def test_json_is_the_same_in_every_language(capsys):
-    outputs = {lang: json.loads(run(capsys, "fastp", "--json", "--tasks", "30", "--lang", lang))
-               for lang in i18n.LANGUAGES}
+    outputs = {
+        lang: json.loads(run(capsys, "fastp", "--json", "--tasks", "30", "--lang", lang)) for lang in i18n.LANGUAGES
+    }
     assert outputs["zh"] == outputs["en"]
 
 
@@ -70,8 +72,9 @@ def test_unknown_lang_is_one_line_naming_the_value_and_the_languages(command):
 
 def test_unknown_environment_language_is_one_line_naming_the_variable():
     env = {**os.environ, i18n.ENV_VAR: "de"}
-    proc = subprocess.run([sys.executable, "-m", "toyhw", "fastp", "--tasks", "5"], capture_output=True, text=True,
-                          env=env)
+    proc = subprocess.run(
+        [sys.executable, "-m", "toyhw", "fastp", "--tasks", "5"], capture_output=True, text=True, env=env
+    )
     assert proc.returncode == 2
     assert proc.stderr == "python -m toyhw fastp: error: TOYHW_LANG = 'de' is not allowed; languages: en, zh\n"
 
@@ -95,7 +98,7 @@ TABLES = {  # command and small arguments -> (first table line's index, number o
 def test_every_table_line_has_its_heads_display_width(capsys, args, language):
     """Right-aligned cells end where their heads end: every line of a table is as wide as its head line."""
     start, count = TABLES[args]
-    lines = run(capsys, *args, "--lang", language).splitlines()[start:start + count]
+    lines = run(capsys, *args, "--lang", language).splitlines()[start : start + count]
     assert len(lines) == count
     assert {display_width(line) for line in lines} == {display_width(lines[0])}, "\n".join(lines)
 
@@ -109,7 +112,7 @@ def test_zh_tables_have_the_catalogues_heads(capsys):
 def test_gemm_times_line_up_in_every_language(capsys):
     for language in i18n.LANGUAGES:
         lines = run(capsys, "gemm", "--lang", language).splitlines()[1:4]
-        ends = {display_width(line[:line.index(" us") + 3]) for line in lines}
+        ends = {display_width(line[: line.index(" us") + 3]) for line in lines}
         assert len(ends) == 1, "\n".join(lines)
 
 

@@ -1,6 +1,7 @@
 """Property: whatever arguments `python -m toyhw` is given, it prints a result (exit 0) or one error line (exit 2) —
 never a traceback. The commands run in this process (their results cached), with small sizes among the values so
 that the valid argument lists stay quick."""
+
 from __future__ import annotations
 
 import contextlib
@@ -12,18 +13,52 @@ from toyhw import cli
 
 OWN = {  # each command's options, with values that are valid and small (so that a valid list runs quickly)
     "fastp": {"--seed": ["0", "3", "230"], "--tasks": ["3", "7"], "--rounds": ["5", "1,3"]},
-    "ablations": {"--seeds": ["0", "1,0"], "--budget": ["7", "12"], "--variants": ["full", "small_llm,full"],
-                  "--workers": ["1"]},
+    "ablations": {
+        "--seeds": ["0", "1,0"],
+        "--budget": ["7", "12"],
+        "--variants": ["full", "small_llm,full"],
+        "--workers": ["1"],
+    },
     "targeting": {"--seed": ["0", "4"], "--budget": ["7", "20"]},
     "branches": {"--seeds": ["0", "2"], "--budget": ["7", "12"]},
-    "gemm": {"--gpu": ["H100", "a100", "L40S"], "--layer": ["8B qkv", "70B/8 o"], "--m": ["1", "16"],
-             "--shape": ["16x64x64", "2x3x5"]},
+    "gemm": {
+        "--gpu": ["H100", "a100", "L40S"],
+        "--layer": ["8B qkv", "70B/8 o"],
+        "--m": ["1", "16"],
+        "--shape": ["16x64x64", "2x3x5"],
+    },
 }
 OPTIONS = sorted({option for options in OWN.values() for option in options} | {"--json", "--bogus", "-h"})
-BAD = ["-3", "-0", "", " ", ",", "0,0", "5,5", "full,full", "1000000000", "9" * 30, "1e3", "0x10", "1_000", "٣", "abc",
-       "nan", "V100", "9B qkv", "12x0x5", "axbxc", "--json", "-", "None", "0,-1", "\x1b[2J"]
-token = st.one_of(st.sampled_from(BAD + [v for options in OWN.values() for vs in options.values() for v in vs]),
-                  st.text(max_size=6))
+BAD = [
+    "-3",
+    "-0",
+    "",
+    " ",
+    ",",
+    "0,0",
+    "5,5",
+    "full,full",
+    "1000000000",
+    "9" * 30,
+    "1e3",
+    "0x10",
+    "1_000",
+    "٣",
+    "abc",
+    "nan",
+    "V100",
+    "9B qkv",
+    "12x0x5",
+    "axbxc",
+    "--json",
+    "-",
+    "None",
+    "0,-1",
+    "\x1b[2J",
+]
+token = st.one_of(
+    st.sampled_from(BAD + [v for options in OWN.values() for vs in options.values() for v in vs]), st.text(max_size=6)
+)
 
 
 @st.composite
@@ -34,7 +69,9 @@ def argument_lists(draw) -> list[str]:
     own = OWN.get(command, {})
     argv = [command]
     for _ in range(draw(st.integers(0, 4))):
-        option = draw(st.sampled_from(sorted(own))) if own and draw(st.integers(0, 4)) else draw(st.sampled_from(OPTIONS))
+        option = (
+            draw(st.sampled_from(sorted(own))) if own and draw(st.integers(0, 4)) else draw(st.sampled_from(OPTIONS))
+        )
         argv.append(option)
         kind = draw(st.integers(0, 9))
         if option in own and kind < 6:

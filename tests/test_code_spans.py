@@ -5,6 +5,7 @@ A span whose root is a parameter the prose describes (`feedback.ok` inside a pro
 such roots are listed per notebook below, with the reason, and kept few. A module path of the pack or the standard
 library (`toyhw.kernels.knobs`, `random.Random`) resolves when it imports: the prose names a module a student imports.
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -25,8 +26,10 @@ DESCRIBED: dict[str, set[str]] = {
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_every_dotted_name_in_the_prose_resolves(path: pathlib.Path):
     allowed = DESCRIBED.get(number(path), set())
-    unresolved = {name: why for name, why in execute_with_solutions(path).unresolved.items()
-                  if name.split(".")[0] not in allowed}
+    unresolved = {
+        name: why for name, why in execute_with_solutions(path).unresolved.items() if name.split(".")[0] not in allowed
+    }
     spans = dotted_spans(path)
     assert not unresolved, f"{path.name}: the prose names what the notebook does not define:\n" + "\n".join(
-        f"  `{spans[name][0]}`: {why}" for name, why in sorted(unresolved.items()))
+        f"  `{spans[name][0]}`: {why}" for name, why in sorted(unresolved.items())
+    )

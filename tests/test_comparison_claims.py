@@ -20,6 +20,7 @@ false while every number around it still matches. The rule:
 
 The checks are functions of the text (`unchecked`, `stale`), so the last tests show each one failing.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -56,8 +57,11 @@ def unchecked(text: str, checked: list[str], declared: list[str]) -> list[str]:
     """Return the flagged sentences of `text` that overlap no checked phrase and contain no declared fragment."""
     spans = _checked_spans(text, checked)
     fragments = [_squash(d) for d in declared]
-    return [s.text for s in nt.comparative(text)
-            if not any(a < s.end and s.start < b for a, b in spans) and not any(f in s.text for f in fragments)]
+    return [
+        s.text
+        for s in nt.comparative(text)
+        if not any(a < s.end and s.start < b for a, b in spans) and not any(f in s.text for f in fragments)
+    ]
 
 
 def stale(text: str, declared: list[str]) -> list[str]:
@@ -69,25 +73,32 @@ def stale(text: str, declared: list[str]) -> list[str]:
 def unquoted(text: str, quoted: list[str], quotes: list[str]) -> list[str]:
     """Return the `quoted` fragments whose sentence overlaps none of `quotes` (its number is not recomputed)."""
     spans = _checked_spans(text, quotes)
-    return [q for q in quoted for s in nt.comparative(text)
-            if _squash(q) in s.text and not any(a < s.end and s.start < b for a, b in spans)]
+    return [
+        q
+        for q in quoted
+        for s in nt.comparative(text)
+        if _squash(q) in s.text and not any(a < s.end and s.start < b for a, b in spans)
+    ]
 
 
 @pytest.mark.parametrize("name,path", DOCUMENTS, ids=[n for n, _ in DOCUMENTS])
 def test_every_comparative_sentence_is_checked_or_declared(name, path):
     module = _module(name)
     loose = unchecked(_text(path), phrasing.checked_by(module), module.NOT_RESULTS + module.QUOTED)
-    assert not loose, (f"{len(loose)} comparative sentence(s) with no `holds` check in {module.__name__} and not in its "
-                       "NOT_RESULTS (check the claim, rephrase it, or declare it if it compares no computed results):\n"
-                       + "\n".join(f"  {s!r}" for s in loose))
+    assert not loose, (
+        f"{len(loose)} comparative sentence(s) with no `holds` check in {module.__name__} and not in its "
+        "NOT_RESULTS (check the claim, rephrase it, or declare it if it compares no computed results):\n"
+        + "\n".join(f"  {s!r}" for s in loose)
+    )
 
 
 @pytest.mark.parametrize("name,path", DOCUMENTS, ids=[n for n, _ in DOCUMENTS])
 def test_every_declared_sentence_is_still_there(name, path):
     module = _module(name)
     gone = stale(_text(path), module.NOT_RESULTS + module.QUOTED)
-    assert not gone, (f"NOT_RESULTS or QUOTED entries of {module.__name__} that match no comparative sentence "
-                      f"(stale): {gone}")
+    assert not gone, (
+        f"NOT_RESULTS or QUOTED entries of {module.__name__} that match no comparative sentence (stale): {gone}"
+    )
 
 
 @pytest.mark.parametrize("name,path", DOCUMENTS, ids=[n for n, _ in DOCUMENTS])
@@ -106,7 +117,8 @@ def test_an_unchecked_comparative_sentence_fails():
     module = _module(NB06.stem)
     text = _text(NB06) + "\n\n`fb_worst3` always ends below `full`.\n"
     assert unchecked(text, phrasing.checked_by(module), module.NOT_RESULTS + module.QUOTED) == [
-        "`fb_worst3` always ends below `full`."]
+        "`fb_worst3` always ends below `full`."
+    ]
 
 
 def test_a_flipped_checked_claim_fails():
@@ -114,8 +126,10 @@ def test_a_flipped_checked_claim_fails():
     phrase = "A faster GPU moves the bound further than the kernel"
     assert phrase in phrasing.checked_by(module)
     text = _text(NB06).replace(phrase, phrase.replace("further", "less far"))
-    assert any("less far than the kernel" in s
-               for s in unchecked(text, phrasing.checked_by(module), module.NOT_RESULTS + module.QUOTED))
+    assert any(
+        "less far than the kernel" in s
+        for s in unchecked(text, phrasing.checked_by(module), module.NOT_RESULTS + module.QUOTED)
+    )
     with pytest.raises(AssertionError, match="no longer computes"):
         phrasing.holds(False, phrase)
 

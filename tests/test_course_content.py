@@ -5,6 +5,7 @@ Why tests: a prompt without an answer, or a solution that drifted from the code 
 notebook's JSON; these checks make either one a failing test (Neuromatch answers every prompt, d2l runs every
 exercise's code).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -68,7 +69,8 @@ def test_every_exercise_has_a_solution_that_ci_runs(path):
         for name, shown in zip(names, (c for c, d in zip(code, defined) if d)):
             assert name in functions, f"Exercise {m.group(1)}: {name} is not a function of {SOLUTION_MODULES}"
             assert inspect.getsource(functions[name]).strip() == shown.strip(), (
-                f"Exercise {m.group(1)}: the code shown for {name} differs from the function CI runs")
+                f"Exercise {m.group(1)}: the code shown for {name} differs from the function CI runs"
+            )
 
 
 @pytest.mark.parametrize("path", PATHS, ids=IDS)
@@ -94,11 +96,13 @@ def test_every_demo_has_a_static_view(path):
         if "NBVAL_IGNORE_OUTPUT" in cell.source and panel:
             assert f"{panel.group(1)}." in before.source, (
                 f"cell {cell.index}: the code cell before the panel must draw its default view with the same panel "
-                f"module ({panel.group(1)}.<name>_view(...) or similar), got {before.source[:80]!r}")
+                f"module ({panel.group(1)}.<name>_view(...) or similar), got {before.source[:80]!r}"
+            )
             kinds = {k for o in before.outputs for k in o.get("data", {})}
             assert kinds & {"image/png", "text/html"}, (
                 f"cell {cell.index} is a widget panel but the code cell before it stores no figure or table "
-                f"(a reader without a kernel sees nothing of the demo): {before.source[:80]!r}")
+                f"(a reader without a kernel sees nothing of the demo): {before.source[:80]!r}"
+            )
             assert "NBVAL_IGNORE_OUTPUT" not in before.source, f"cell {before.index}: the static view must be compared"
 
 
@@ -107,7 +111,7 @@ def test_every_notebook_ends_with_a_glossary(path):
     text = nt.markdown(path)
     m = re.search(r"^## Glossary.*$", text, re.M)
     assert m, "no '## Glossary' section"
-    rows = [r for r in re.findall(r"^\|.*\|\s*$", text[m.end():], re.M) if not re.match(r"^\|[-\s|:]+\|\s*$", r)]
+    rows = [r for r in re.findall(r"^\|.*\|\s*$", text[m.end() :], re.M) if not re.match(r"^\|[-\s|:]+\|\s*$", r)]
     assert len(rows) >= 5, f"the glossary has {len(rows) - 1} terms"
     header = [h.strip() for h in rows[0].strip("|").split("|")]
     assert len(header) == 3, f"glossary columns: term | meaning | the lecture script's term, got {header}"

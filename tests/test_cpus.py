@@ -1,4 +1,5 @@
 """The CPUs a process may use (toyhw.cpus): cgroup quotas laid as fake files, a real affinity mask, the override."""
+
 from __future__ import annotations
 
 import os
@@ -29,13 +30,16 @@ def lay(root: pathlib.Path, files: dict[str, str]) -> pathlib.Path:
 
 def v2(tmp_path: pathlib.Path, cpu_max: str, parent_max: str = "max 100000") -> pathlib.Path:
     """A cgroup v2 host: the process in user.slice/user-1001.slice (a TLJH user's systemd slice)."""
-    return lay(tmp_path, {
-        "proc/self/mountinfo": V2_MOUNT,
-        "proc/self/cgroup": "0::/user.slice/user-1001.slice/session.scope\n",
-        "sys/fs/cgroup/user.slice/cpu.max": parent_max,
-        "sys/fs/cgroup/user.slice/user-1001.slice/cpu.max": cpu_max,
-        "sys/fs/cgroup/user.slice/user-1001.slice/session.scope/cpu.max": "max 100000\n",
-    })
+    return lay(
+        tmp_path,
+        {
+            "proc/self/mountinfo": V2_MOUNT,
+            "proc/self/cgroup": "0::/user.slice/user-1001.slice/session.scope\n",
+            "sys/fs/cgroup/user.slice/cpu.max": parent_max,
+            "sys/fs/cgroup/user.slice/user-1001.slice/cpu.max": cpu_max,
+            "sys/fs/cgroup/user.slice/user-1001.slice/session.scope/cpu.max": "max 100000\n",
+        },
+    )
 
 
 def test_a_v2_quota_of_one_cpu_gives_one_worker(tmp_path):
@@ -61,25 +65,31 @@ def test_no_v2_limit_leaves_the_affinity(tmp_path):
 
 
 def test_a_v1_quota_of_one_cpu_gives_one_worker(tmp_path):
-    root = lay(tmp_path, {
-        "proc/self/mountinfo": V1_MOUNT,
-        "proc/self/cgroup": "4:cpu,cpuacct:/user/jupyter-alice\n0::/\n",
-        "sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us": "-1\n",
-        "sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us": "100000\n",
-        "sys/fs/cgroup/cpu,cpuacct/user/jupyter-alice/cpu.cfs_quota_us": "50000\n",
-        "sys/fs/cgroup/cpu,cpuacct/user/jupyter-alice/cpu.cfs_period_us": "50000\n",
-    })
+    root = lay(
+        tmp_path,
+        {
+            "proc/self/mountinfo": V1_MOUNT,
+            "proc/self/cgroup": "4:cpu,cpuacct:/user/jupyter-alice\n0::/\n",
+            "sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us": "-1\n",
+            "sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us": "100000\n",
+            "sys/fs/cgroup/cpu,cpuacct/user/jupyter-alice/cpu.cfs_quota_us": "50000\n",
+            "sys/fs/cgroup/cpu,cpuacct/user/jupyter-alice/cpu.cfs_period_us": "50000\n",
+        },
+    )
     assert cpus.quota(root) == 1.0
     assert cpus.available(root, environ={}) == 1
 
 
 def test_a_v1_container_reads_its_own_mount_when_the_host_path_is_not_there(tmp_path):
-    root = lay(tmp_path, {
-        "proc/self/mountinfo": V1_MOUNT.replace(" / /sys", " /docker/abc /sys"),
-        "proc/self/cgroup": "4:cpu,cpuacct:/docker/abc\n",
-        "sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us": "100000\n",
-        "sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us": "100000\n",
-    })
+    root = lay(
+        tmp_path,
+        {
+            "proc/self/mountinfo": V1_MOUNT.replace(" / /sys", " /docker/abc /sys"),
+            "proc/self/cgroup": "4:cpu,cpuacct:/docker/abc\n",
+            "sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us": "100000\n",
+            "sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us": "100000\n",
+        },
+    )
     assert cpus.quota(root) == 1.0
 
 
@@ -102,7 +112,9 @@ def test_the_sweep_sizes_its_default_pool_from_here(monkeypatch):
     monkeypatch.setenv("TOYHW_WORKERS", "5")
     assert sweep.default_workers() == 5
     monkeypatch.setenv("TOYHW_WORKERS", "257")
-    with pytest.raises(ValueError, match=r"TOYHW_WORKERS = '257' is not allowed; it must be an integer >= 1 and <= 256"):
+    with pytest.raises(
+        ValueError, match=r"TOYHW_WORKERS = '257' is not allowed; it must be an integer >= 1 and <= 256"
+    ):
         sweep.default_workers()
 
 
@@ -133,7 +145,12 @@ def test_a_study_on_one_cpu_runs_serially_without_a_pool(monkeypatch):
 def test_a_process_pinned_to_one_cpu_runs_its_study_on_one_worker():
     """A real process under `taskset -c 0`: the affinity mask, read by the sweep's default, with no override."""
     env = {k: v for k, v in os.environ.items() if k != "TOYHW_WORKERS"}
-    out = subprocess.run(["taskset", "-c", "0", sys.executable, "-c", STUDY_ON_ONE_CPU], cwd=ROOT, env=env,
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        ["taskset", "-c", "0", sys.executable, "-c", STUDY_ON_ONE_CPU],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["1", "2"]

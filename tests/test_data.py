@@ -1,4 +1,5 @@
 """data.py: the CSVs load, carry their sources, and a malformed row is refused naming file, line and column."""
+
 from __future__ import annotations
 
 import csv
@@ -26,12 +27,15 @@ def test_layers_csv_has_the_lecture_and_seed_shapes():
     assert rows["405B/8 down"] == (16384, 6656)
 
 
-@pytest.mark.parametrize("bad, message", [
-    ("8B qkv,Llama-3-8B,1,qkv,six,4096,x", "line 2, column 'n'"),
-    ("8B qkv,Llama-3-8B,1,qkv,-5,4096,x", "line 2, column 'n'"),
-    ("8B qkv,Llama-3-8B,1,qkv,6144", "line 2"),
-    (",Llama-3-8B,1,qkv,6144,4096,x", "line 2, column 'name'"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ("8B qkv,Llama-3-8B,1,qkv,six,4096,x", "line 2, column 'n'"),
+        ("8B qkv,Llama-3-8B,1,qkv,-5,4096,x", "line 2, column 'n'"),
+        ("8B qkv,Llama-3-8B,1,qkv,6144", "line 2"),
+        (",Llama-3-8B,1,qkv,6144,4096,x", "line 2, column 'name'"),
+    ],
+)
 def test_malformed_row_names_file_line_and_column(tmp_path: pathlib.Path, bad: str, message: str):
     path = tmp_path / "layers.csv"
     path.write_text("name,model,tp,layer,n,k,derivation\n" + bad + "\n")
@@ -40,10 +44,14 @@ def test_malformed_row_names_file_line_and_column(tmp_path: pathlib.Path, bad: s
     assert message in str(err.value)
 
 
-@pytest.mark.parametrize("name, columns, column", [
-    ("gpus.csv", data.GPU_COLUMNS, "spec_source"), ("gpus.csv", data.GPU_COLUMNS, "calibration_source"),
-    ("llm_layers.csv", data.LAYER_COLUMNS, "derivation"),
-])
+@pytest.mark.parametrize(
+    "name, columns, column",
+    [
+        ("gpus.csv", data.GPU_COLUMNS, "spec_source"),
+        ("gpus.csv", data.GPU_COLUMNS, "calibration_source"),
+        ("llm_layers.csv", data.LAYER_COLUMNS, "derivation"),
+    ],
+)
 def test_a_figure_without_its_source_is_refused(tmp_path: pathlib.Path, name, columns, column):
     """Every figure carries where it comes from: the reader refuses the file's first row with that column blank."""
     with open(data.DATA_DIR / name, newline="", encoding="utf-8") as handle:
@@ -70,19 +78,32 @@ def test_kernelbench_csvs_hold_table_1_and_figure_2_of_v1_with_their_sources():
     table1 = {r["method"]: r for r in data.kernelbench_rows()}
     assert [table1[m]["deepseek_r1"] for m in table1] == [36, None, 44, 62, 72]
     assert [table1[m]["llama_3_1_70b"] for m in table1] == [0, 3, 0, 5, 4]
-    assert all("2502.10517v1" in str(r["source"]) and "Table 1 (section 5.1.3)" in str(r["source"])
-               for r in table1.values())
+    assert all(
+        "2502.10517v1" in str(r["source"]) and "Table 1 (section 5.1.3)" in str(r["source"]) for r in table1.values()
+    )
     figure2 = {r["model"]: r for r in data.kernelbench_one_shot_rows()}
-    assert (figure2["GPT-4o"]["level_1"], figure2["OpenAI o1"]["level_1"], figure2["DeepSeek-R1"]["level_1"]) == (4, 10, 12)
+    assert (figure2["GPT-4o"]["level_1"], figure2["OpenAI o1"]["level_1"], figure2["DeepSeek-R1"]["level_1"]) == (
+        4,
+        10,
+        12,
+    )
     assert all("Figure 2 (section 4.1)" in str(r["source"]) for r in figure2.values())
     # The paper's one-shot Level 2 numbers are Table 1's "single attempt" row: the two files agree.
     single = table1["single attempt (baseline)"]
-    assert (figure2["Llama-3.1-70B Instruct"]["level_2"], figure2["DeepSeek-V3"]["level_2"],
-            figure2["DeepSeek-R1"]["level_2"]) == (single["llama_3_1_70b"], single["deepseek_v3"], single["deepseek_r1"])
+    assert (
+        figure2["Llama-3.1-70B Instruct"]["level_2"],
+        figure2["DeepSeek-V3"]["level_2"],
+        figure2["DeepSeek-R1"]["level_2"],
+    ) == (single["llama_3_1_70b"], single["deepseek_v3"], single["deepseek_r1"])
 
 
 def test_paper_figures_carry_the_numbers_the_notebooks_quote():
     figures = data.paper_figures()
-    assert figures == {"kernelbench_table1_level": 2, "kernelbench_table1_calls": 10, "asi_llm_iterations": 10,
-                       "asi_opentuner_iterations": 1000, "asi_speedup_over_opentuner": 3.8,
-                       "alphaevolve_kernel_speedup_percent": 23}
+    assert figures == {
+        "kernelbench_table1_level": 2,
+        "kernelbench_table1_calls": 10,
+        "asi_llm_iterations": 10,
+        "asi_opentuner_iterations": 1000,
+        "asi_speedup_over_opentuner": 3.8,
+        "alphaevolve_kernel_speedup_percent": 23,
+    }

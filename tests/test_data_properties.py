@@ -1,5 +1,6 @@
 """Property: however a data file is corrupted, reading it raises DataError naming the file and the line (and the
 column, for a bad value), and never anything else — no UnicodeDecodeError, KeyError or silently wrong row."""
+
 from __future__ import annotations
 
 import pathlib
@@ -11,8 +12,26 @@ from hypothesis import given, settings, strategies as st
 from toyhw import data
 
 FILES = {name: (data.DATA_DIR / name).read_bytes() for name in ("gpus.csv", "llm_layers.csv", "kernelbench_table1.csv")}
-NOT_NUMBERS = ["inf", "-inf", "nan", "-1", "1e999", "abc", "0x10", "1_000", "", " ", "9" * 400, "½", "١٢", "1e-30",
-               "+", "--5", "None", "1,5"]
+NOT_NUMBERS = [
+    "inf",
+    "-inf",
+    "nan",
+    "-1",
+    "1e999",
+    "abc",
+    "0x10",
+    "1_000",
+    "",
+    " ",
+    "9" * 400,
+    "½",
+    "١٢",
+    "1e-30",
+    "+",
+    "--5",
+    "None",
+    "1,5",
+]
 
 
 def _rows(raw: bytes) -> list[str]:

@@ -3,6 +3,7 @@
 The structure is read from the stored notebooks; then each notebook runs once in a kernel as a student's Lab runs
 it (tests/exercise_cells.py): every check must say ✗ on its stub, and ✓ after the solution file's section for it.
 """
+
 from __future__ import annotations
 
 import ast
@@ -10,8 +11,20 @@ import pathlib
 
 import pytest
 
-from exercise_cells import (EXERCISE_TITLE, check_number, execute_with_solutions, exercises, notebook_paths,
-                            number, output_text, read, solution_path, solution_sections, source, tags)
+from exercise_cells import (
+    EXERCISE_TITLE,
+    check_number,
+    execute_with_solutions,
+    exercises,
+    notebook_paths,
+    number,
+    output_text,
+    read,
+    solution_path,
+    solution_sections,
+    source,
+    tags,
+)
 from toyhw.course.check import FAIL, PASS
 
 NOTEBOOKS = notebook_paths()
@@ -30,8 +43,9 @@ def test_exercises_are_numbered_titled_and_linked(path: pathlib.Path):
         assert link in text, f"{path.name} exercise {e.number} does not link its solution file {link}"
         assert (e.stub is None) == (e.check is None), f"{path.name} exercise {e.number}: a stub needs a check"
         if not e.computable:
-            assert "(think)" in e.title and "<summary>Answer</summary>" in text, \
+            assert "(think)" in e.title and "<summary>Answer</summary>" in text, (
                 f"{path.name} exercise {e.number} has no check: it must be a (think) exercise with an answer to unfold"
+            )
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
@@ -41,9 +55,10 @@ def test_stub_and_check_cells_follow_their_exercise(path: pathlib.Path):
         if not e.computable:
             continue
         at = ids.index(e.text.id)
-        assert ids[at + 1:at + 3] == [e.stub.id, e.check.id], f"{path.name}: exercise {e.number}'s cells out of order"
-        assert check_number(e.check) == e.number, \
+        assert ids[at + 1 : at + 3] == [e.stub.id, e.check.id], f"{path.name}: exercise {e.number}'s cells out of order"
+        assert check_number(e.check) == e.number, (
             f"{path.name}: check cell {e.check.id} must be one call checks.exercise_{e.number}(...)"
+        )
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
@@ -51,8 +66,9 @@ def test_stored_checks_say_the_stub_is_not_done(path: pathlib.Path):
     for e in exercises(path):
         if e.computable:
             shown = output_text(e.check).strip()
-            assert shown.startswith(FAIL) and len(shown.splitlines()) == 1, \
+            assert shown.startswith(FAIL) and len(shown.splitlines()) == 1, (
                 f"{path.name} exercise {e.number}: stored check output should be one ✗ line, is {shown!r}"
+            )
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)

@@ -4,6 +4,7 @@ notebook's Glossary section agrees with it (the same terms, the same Chinese), s
 Its `scripts_wording` column says whether the Chinese is the lecture scripts' own wording (the class's terms); where
 the scripts have none, the Chinese is the standard rendering.
 """
+
 import csv
 import pathlib
 import re
@@ -15,8 +16,21 @@ import notebook_text as nt
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 GLOSSARY = ROOT / "docs" / "glossary.csv"
 COLUMNS = ["term", "chinese", "scripts_wording", "definition"]
-SCRIPT_TERMS = ("分块", "融合", "向量化宽度", "共享内存", "循环展开", "重复采样（不用反馈）", "只有标量反馈",
-                "执行反馈（解释错误）", "性能分析建议", "内核常识（定向修改）", "岛", "级联", "分支检查")
+SCRIPT_TERMS = (
+    "分块",
+    "融合",
+    "向量化宽度",
+    "共享内存",
+    "循环展开",
+    "重复采样（不用反馈）",
+    "只有标量反馈",
+    "执行反馈（解释错误）",
+    "性能分析建议",
+    "内核常识（定向修改）",
+    "岛",
+    "级联",
+    "分支检查",
+)
 """Terms of the lecture scripts the glossary must use as they are."""
 
 
@@ -35,9 +49,9 @@ def notebook_glossary(path: pathlib.Path) -> list[tuple[str, str]]:
     text = nt.markdown(path)
     start = re.search(r"^## Glossary.*$", text, re.M)
     assert start, f"{path.name}: no '## Glossary' section"
-    section = text[start.end():]
+    section = text[start.end() :]
     stop = re.search(r"^#{1,2} ", section, re.M)
-    section = section[:stop.start()] if stop else section
+    section = section[: stop.start()] if stop else section
     rows = [r for r in re.findall(r"^\|.*\|\s*$", section, re.M) if not re.match(r"^\|[-\s|:]+\|\s*$", r)]
     cells = [[c.strip() for c in r.strip().strip("|").split("|")] for r in rows]
     assert cells and cells[0] == ["term", "meaning", "Chinese"], f"{path.name}: glossary head {cells[:1]}"

@@ -9,6 +9,7 @@
 
 The checks are functions of the text, so the last tests can show them failing on a changed number and a removed row.
 """
+
 from __future__ import annotations
 
 import csv
@@ -122,12 +123,16 @@ def map_problems(text: str) -> list[str]:
     if repeated:
         problems.append(f"ids used twice: {repeated}")
     if set(ids) != set(OBSERVATIONS):
-        problems.append(f"rows missing: {sorted(set(OBSERVATIONS) - set(ids))}; rows not in the list of "
-                        f"observations: {sorted(set(ids) - set(OBSERVATIONS))}")
+        problems.append(
+            f"rows missing: {sorted(set(OBSERVATIONS) - set(ids))}; rows not in the list of "
+            f"observations: {sorted(set(ids) - set(OBSERVATIONS))}"
+        )
     for row_id, row in map_rows(text):
         if len(row) != 5:
-            problems.append(f"{row_id}: {len(row)} columns after the id, expected 5 (observation, notebook, cell, "
-                            "status, what the pack shows)")
+            problems.append(
+                f"{row_id}: {len(row)} columns after the id, expected 5 (observation, notebook, cell, "
+                "status, what the pack shows)"
+            )
             continue
         observation, notebook, cell, status, shows = row
         number = re.fullmatch(r"notebook (\d\d)", notebook)
@@ -143,8 +148,10 @@ def map_problems(text: str) -> list[str]:
         if len(re.findall(r"\w+", shows)) < 3:
             problems.append(f"{row_id}: says nothing about what the pack shows")
         if status == "differs" and not (re.search(r"\d", shows) and REASON.search(shows)):
-            problems.append(f"{row_id}: a difference needs the pack's number and a reason ('why', 'because' or "
-                            f"what the script does), got {shows[:80]!r}")
+            problems.append(
+                f"{row_id}: a difference needs the pack's number and a reason ('why', 'because' or "
+                f"what the script does), got {shows[:80]!r}"
+            )
     return problems
 
 
@@ -161,14 +168,18 @@ def number_problems(text: str) -> list[str]:
 
 def test_every_phrase_of_the_guide_matches_the_computed_values():
     problems = [p for p in number_problems(GUIDE.read_text(encoding="utf-8")) if p.startswith("phrase")]
-    assert not problems, ("phrases of tests/prose/guide.py missing from docs/lecturer_guide.md (the guide was "
-                          "edited, or a computed value changed):\n" + "\n".join(f"  {p}" for p in problems))
+    assert not problems, (
+        "phrases of tests/prose/guide.py missing from docs/lecturer_guide.md (the guide was "
+        "edited, or a computed value changed):\n" + "\n".join(f"  {p}" for p in problems)
+    )
 
 
 def test_every_number_in_the_guide_is_recomputed():
     problems = [p for p in number_problems(GUIDE.read_text(encoding="utf-8")) if p.startswith("number")]
-    assert not problems, ("numbers of docs/lecturer_guide.md that no phrase of tests/prose/guide.py recomputes:\n"
-                          + "\n".join(f"  {p}" for p in problems))
+    assert not problems, (
+        "numbers of docs/lecturer_guide.md that no phrase of tests/prose/guide.py recomputes:\n"
+        + "\n".join(f"  {p}" for p in problems)
+    )
 
 
 def test_the_map_has_one_valid_row_per_observation():
@@ -179,19 +190,22 @@ def test_the_map_has_one_valid_row_per_observation():
 def test_every_cell_id_the_guide_names_exists():
     cells = _cell_ids()
     text = GUIDE.read_text(encoding="utf-8")
-    unknown = sorted({m.group(0) for m in CELL_ID.finditer(text)
-                      if m.group(0) not in cells.get(m.group(1), set())})
+    unknown = sorted({m.group(0) for m in CELL_ID.finditer(text) if m.group(0) not in cells.get(m.group(1), set())})
     assert not unknown, f"cell ids the guide names that no notebook has: {unknown}"
 
 
-@pytest.mark.parametrize("plan, minutes", [(guide.LECTURE_10, guide.LECTURE_10_MINUTES),
-                                           (guide.LECTURE_14, guide.LECTURE_14_MINUTES)], ids=["lecture 10", "lecture 14"])
+@pytest.mark.parametrize(
+    "plan, minutes",
+    [(guide.LECTURE_10, guide.LECTURE_10_MINUTES), (guide.LECTURE_14, guide.LECTURE_14_MINUTES)],
+    ids=["lecture 10", "lecture 14"],
+)
 def test_the_timing_plan_keeps_its_slack_and_its_reading_load(plan, minutes):
     """Each lecture plans at most 90% of its minutes, and no slot asks the room to read faster than a class reads
     while the lecturer talks (timing.READING_LIMIT words a minute)."""
     assert all(timing.slot_minutes(slot) > 0 for slot in plan), "a slot of the plan has no minutes"
-    assert guide.plan_total(plan) <= (1 - timing.SLACK) * minutes, \
+    assert guide.plan_total(plan) <= (1 - timing.SLACK) * minutes, (
         f"{guide.plan_total(plan)} of {minutes} minutes planned: less than {timing.SLACK:.0%} slack"
+    )
     slot, rate = timing.heaviest(plan)
     assert rate <= timing.READING_LIMIT, f"{slot.notebook} {slot.what!r}: {rate:.0f} words a minute"
 
@@ -202,17 +216,22 @@ QUESTION = re.compile(r"^- Notebook (\d\d), (Think! \d+|the [\w\s-]+demo's quest
 def test_every_question_for_the_room_is_a_slot_of_the_plan():
     """The guide's "Questions that work in a room" are the plan's question slots, each with its minutes."""
     text = GUIDE.read_text(encoding="utf-8")
-    section = text[text.index("### Questions that work in a room"):text.index("### More questions")]
+    section = text[text.index("### Questions that work in a room") : text.index("### More questions")]
     listed = {(n, re.sub(r"^the [\w\s-]+demo's question", "demo question", q)) for n, q in QUESTION.findall(section)}
     planned = {(s.notebook, s.question) for plan in (guide.LECTURE_10, guide.LECTURE_14) for s in plan if s.question}
-    assert listed == planned, f"listed, not planned: {sorted(listed - planned)}; planned, not listed: " \
-                              f"{sorted(planned - listed)}"
+    assert listed == planned, (
+        f"listed, not planned: {sorted(listed - planned)}; planned, not listed: {sorted(planned - listed)}"
+    )
 
 
 def test_the_reading_load_counts_what_the_room_reads():
     """A slot's words are its prose on screen: collapsed answers and code listings are not read in the room."""
-    assert timing.count_words(timing.on_screen("One two.<details><summary>Answer</summary>three four</details>"
-                                               "```python\nfive = 6\n```")) == 2
+    assert (
+        timing.count_words(
+            timing.on_screen("One two.<details><summary>Answer</summary>three four</details>```python\nfive = 6\n```")
+        )
+        == 2
+    )
 
 
 def test_the_guide_links_the_references_and_the_readme_links_both():
@@ -248,11 +267,13 @@ def test_a_wrong_cell_a_wrong_status_and_a_difference_without_a_reason_fail():
     text = GUIDE.read_text(encoding="utf-8")
     line = _row_line(text, "L14-16")
     id_, observation, notebook, cell, status, shows = [c.strip() for c in line.strip("| ").split(" | ")]
-    for broken, expected in ((line.replace(cell, "`nb04-99`"), "not a cell id"),
-                             (line.replace(notebook, "notebook 09"), "names no notebook"),
-                             (line.replace(" differs ", " partly "), "is none of"),
-                             (line.replace(shows, "fb_worst3 ends at 1.128."), "needs the pack's number and a reason"),
-                             (line + "\n" + line, "ids used twice")):
+    for broken, expected in (
+        (line.replace(cell, "`nb04-99`"), "not a cell id"),
+        (line.replace(notebook, "notebook 09"), "names no notebook"),
+        (line.replace(" differs ", " partly "), "is none of"),
+        (line.replace(shows, "fb_worst3 ends at 1.128."), "needs the pack's number and a reason"),
+        (line + "\n" + line, "ids used twice"),
+    ):
         assert any(expected in p for p in map_problems(text.replace(line, broken))), expected
 
 
@@ -277,14 +298,14 @@ def test_the_references_hold_every_arxiv_id_and_commit_the_pack_cites():
         if absent:
             missing[name] = absent
     assert not missing, "cited in the pack but not in docs/references.md:\n" + "\n".join(
-        f"  {name}: {ids}" for name, ids in missing.items())
+        f"  {name}: {ids}" for name, ids in missing.items()
+    )
 
 
 def test_the_references_hold_every_source_of_the_published_gemm_timings():
     references = REFERENCES.read_text(encoding="utf-8")
     with open(ROOT / "data" / "gemm_measurements.csv", encoding="utf-8") as f:
-        sources = {re.match(r"[\w./-]+ (issue|PR) #\d+|[\w./-]+", row["source"]).group(0)
-                   for row in csv.DictReader(f)}
+        sources = {re.match(r"[\w./-]+ (issue|PR) #\d+|[\w./-]+", row["source"]).group(0) for row in csv.DictReader(f)}
     absent = sorted(s for s in sources if s not in references)
     assert not absent, f"sources of data/gemm_measurements.csv missing from docs/references.md: {absent}"
 

@@ -1,5 +1,6 @@
 """The message catalogues (toyhw.i18n): every id the code looks up is in every language's catalogue, no catalogue
 entry is unused, the languages agree on placeholders, and choosing a language fails clearly on an unknown one."""
+
 import ast
 import json
 import pathlib
@@ -36,11 +37,18 @@ def _marked_tables(tree: ast.Module) -> set[str]:
     """Return the module-level dicts whose every value is an `N_("id")` call: tables of ids chosen at run time."""
     tables = set()
     for node in tree.body:
-        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else (
-            node.target if isinstance(node, ast.AnnAssign) else None)
+        target = (
+            node.targets[0]
+            if isinstance(node, ast.Assign) and len(node.targets) == 1
+            else (node.target if isinstance(node, ast.AnnAssign) else None)
+        )
         value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
-        if isinstance(target, ast.Name) and isinstance(value, ast.Dict) and value.values and all(
-                isinstance(v, ast.Call) and _callee(v) == "N_" for v in value.values):
+        if (
+            isinstance(target, ast.Name)
+            and isinstance(value, ast.Dict)
+            and value.values
+            and all(isinstance(v, ast.Call) and _callee(v) == "N_" for v in value.values)
+        ):
             tables.add(target.id)
     return tables
 
@@ -69,7 +77,8 @@ def used_ids() -> dict[str, list[str]]:
                 if _callee(node) == "t" and first is not None and _from_marked_table(first, tables):
                     continue
                 assert isinstance(first, ast.Constant) and isinstance(first.value, str), (
-                    f"{where}: a message id must be a string literal (mark run-time ids with N_)")
+                    f"{where}: a message id must be a string literal (mark run-time ids with N_)"
+                )
                 used.setdefault(first.value, []).append(where)
     return used
 
@@ -95,8 +104,11 @@ def test_no_catalogue_entry_is_unused(language):
 def test_languages_have_the_same_ids_and_placeholders(language):
     english, other = i18n.catalogue("en"), i18n.catalogue(language)
     assert set(english) == set(other)
-    differ = {mid: (sorted(i18n.placeholders(english[mid])), sorted(i18n.placeholders(other[mid])))
-              for mid in english if i18n.placeholders(english[mid]) != i18n.placeholders(other[mid])}
+    differ = {
+        mid: (sorted(i18n.placeholders(english[mid])), sorted(i18n.placeholders(other[mid])))
+        for mid in english
+        if i18n.placeholders(english[mid]) != i18n.placeholders(other[mid])
+    }
     assert not differ, f"placeholders differ between en and {language}: {differ}"
 
 

@@ -1,6 +1,7 @@
 """The course layer's tables and observations in Chinese (toyhw.i18n.using("zh")): every header, category value and
 sentence is the catalogue's Chinese; English words are left only where they are identifiers (vs_best, the variant
 names) or the lecture's own loan words (roofline, split-K, LLM, SM, us)."""
+
 import re
 
 import pandas as pd

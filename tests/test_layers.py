@@ -4,6 +4,7 @@ Why both: a contract that lists the wrong module names, or a checker that silent
 So besides checking the package itself, each test below copies the package, adds one wrong-way import or one import
 cycle, and expects import-linter to refuse it.
 """
+
 from __future__ import annotations
 
 import os
@@ -46,27 +47,30 @@ def test_the_package_keeps_its_layers(package_copy):
     assert "4 kept, 0 broken" in result.stdout
 
 
-@pytest.mark.parametrize("module, line, broken", [
-    # the GEMM model reaching up into lecture 14
-    ("gemm/config.py", "import toyhw.evolve.programs", "Layers"),
-    # lecture 10 reaching into the GEMM model
-    ("kernels/knobs.py", "import toyhw.gemm.shapes", "Lecture 10 stands alone"),
-    # the data layer reaching up into the command line
-    ("data.py", "import toyhw.cli", "Layers"),
-    # lecture 14's engine reaching up into the course layer (the old paths' stubs are the only allowed edges)
-    ("evolve/loop.py", "import toyhw.course.evolve_tables", "Layers"),
-    # lecture 10's engine reaching up into the course layer
-    ("kernels/optimize.py", "import toyhw.course.kernel_tables", "Layers"),
-    # lecture 14's engine reaching into its real-model bridge or its experiments
-    ("evolve/llm.py", "import toyhw.evolve.bridge.prompt", "Lecture 14's engine never imports"),
-    ("evolve/evaluator.py", "import toyhw.evolve.experiments.ablations", "Lecture 14's engine never imports"),
-    # a cycle between the engine and its bridge (the bridge's prompt reads the variants)
-    ("evolve/variants.py", "import toyhw.evolve.bridge.prompt", "No import cycles"),
-    # a cycle between the engine and the course (only the old paths' stubs may point up)
-    ("evolve/loop.py", "import toyhw.course.loop_tables", "No import cycles"),
-    # a cycle between sibling modules: programs <-> source (the circle this layout broke)
-    ("evolve/programs.py", "import toyhw.evolve.source", "No import cycles"),
-])
+@pytest.mark.parametrize(
+    "module, line, broken",
+    [
+        # the GEMM model reaching up into lecture 14
+        ("gemm/config.py", "import toyhw.evolve.programs", "Layers"),
+        # lecture 10 reaching into the GEMM model
+        ("kernels/knobs.py", "import toyhw.gemm.shapes", "Lecture 10 stands alone"),
+        # the data layer reaching up into the command line
+        ("data.py", "import toyhw.cli", "Layers"),
+        # lecture 14's engine reaching up into the course layer (the old paths' stubs are the only allowed edges)
+        ("evolve/loop.py", "import toyhw.course.evolve_tables", "Layers"),
+        # lecture 10's engine reaching up into the course layer
+        ("kernels/optimize.py", "import toyhw.course.kernel_tables", "Layers"),
+        # lecture 14's engine reaching into its real-model bridge or its experiments
+        ("evolve/llm.py", "import toyhw.evolve.bridge.prompt", "Lecture 14's engine never imports"),
+        ("evolve/evaluator.py", "import toyhw.evolve.experiments.ablations", "Lecture 14's engine never imports"),
+        # a cycle between the engine and its bridge (the bridge's prompt reads the variants)
+        ("evolve/variants.py", "import toyhw.evolve.bridge.prompt", "No import cycles"),
+        # a cycle between the engine and the course (only the old paths' stubs may point up)
+        ("evolve/loop.py", "import toyhw.course.loop_tables", "No import cycles"),
+        # a cycle between sibling modules: programs <-> source (the circle this layout broke)
+        ("evolve/programs.py", "import toyhw.evolve.source", "No import cycles"),
+    ],
+)
 def test_a_wrong_way_import_breaks_a_contract(package_copy, module, line, broken):
     path = package_copy / "toyhw" / module
     path.write_text(path.read_text() + f"\n{line}  # added by the test\n")

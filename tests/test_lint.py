@@ -1,5 +1,6 @@
 """The code passes ruff's lint and is as ruff formats it (the rules, the format and the exclusions are [tool.ruff] in
 pyproject.toml)."""
+
 import pathlib
 import shutil
 import subprocess
@@ -14,8 +15,9 @@ def _ruff() -> list[str]:
 
 
 def test_ruff_check_finds_nothing():
-    done = subprocess.run([*_ruff(), "check", "--no-cache", "--output-format", "concise", "."], cwd=ROOT,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [*_ruff(), "check", "--no-cache", "--output-format", "concise", "."], cwd=ROOT, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -1,4 +1,5 @@
 """`make present NB=.. PORT=..`: the values are names, never shell text (NB='x; y' runs nothing)."""
+
 import pathlib
 import shutil
 import subprocess
@@ -19,13 +20,28 @@ def fake_voila(tmp_path):
 
 
 def present(fake_voila, *assignments):
-    return subprocess.run(["make", "-s", "-o", ".venv/.toyhw-installed", "-o", ".venv/.toyhw-class", "present",
-                           f"BIN={fake_voila}", *assignments],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [
+            "make",
+            "-s",
+            "-o",
+            ".venv/.toyhw-installed",
+            "-o",
+            ".venv/.toyhw-class",
+            "present",
+            f"BIN={fake_voila}",
+            *assignments,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
-@pytest.mark.parametrize("assignment", ["NB=x; touch {marker}", "NB=$(touch {marker})", "PORT=1; touch {marker}",
-                                        "NB=`touch {marker}`"])
+@pytest.mark.parametrize(
+    "assignment", ["NB=x; touch {marker}", "NB=$(touch {marker})", "PORT=1; touch {marker}", "NB=`touch {marker}`"]
+)
 def test_shell_text_in_nb_or_port_runs_nothing(assignment, fake_voila, tmp_path):
     marker = tmp_path / "ran"
     out = present(fake_voila, assignment.format(marker=marker))

@@ -1,4 +1,5 @@
 """fast_p follows KernelBench: strict >, and every task counts in the denominator."""
+
 import pytest
 
 from toyhw.metrics import fast_p, fast_p_curve
@@ -42,16 +43,21 @@ def test_fast_p_curve_is_fast_p_at_every_threshold():
     assert list(fast_p_curve(speedups, [0.0, 1.0, 2.0, 3.0])) == [0.8, 0.4, 0.2, 0.0]
 
 
-@pytest.mark.parametrize("bad, index", [
-    ([1.0, float("nan"), 2.0], 1),
-    ([1.0, -0.5], 1),
-    ([None, 1.0], 0),
-    ([1.0, 2.0, float("inf")], 2),
-    ([1.0, "2.0"], 1),
-    ([True, 1.0], 0),
-])
+@pytest.mark.parametrize(
+    "bad, index",
+    [
+        ([1.0, float("nan"), 2.0], 1),
+        ([1.0, -0.5], 1),
+        ([None, 1.0], 0),
+        ([1.0, 2.0, float("inf")], 2),
+        ([1.0, "2.0"], 1),
+        ([True, 1.0], 0),
+    ],
+)
 def test_a_value_that_is_no_speedup_is_refused_not_counted_as_a_failure(bad, index):
-    with pytest.raises(ValueError, match=rf"speedups\[{index}\] = .* is not allowed; .* a finite number >= 0 \(0.0 for a"):
+    with pytest.raises(
+        ValueError, match=rf"speedups\[{index}\] = .* is not allowed; .* a finite number >= 0 \(0.0 for a"
+    ):
         fast_p(bad, 1.0)
 
 

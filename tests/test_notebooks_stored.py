@@ -1,4 +1,5 @@
 """Committed notebooks are stored as one clean top-to-bottom run, widget state stripped, no error outputs."""
+
 import pathlib
 import sys
 
@@ -8,7 +9,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import notebooks as notebook_tools  # noqa: E402
 
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "notebooks" / "zh").glob("*.ipynb"))  # both editions
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(
+    (ROOT / "notebooks" / "zh").glob("*.ipynb")
+)  # both editions
 
 
 def test_there_are_notebooks():

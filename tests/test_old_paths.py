@@ -1,6 +1,7 @@
 """The module paths that notebooks, the README and scripts import keep working after the course layer and the
 engine's subpackages moved: each old path is the moved module itself (one object, so monkeypatching and private
 names behave as before), whichever way it is imported."""
+
 import importlib
 
 import pytest
@@ -47,7 +48,10 @@ def test_the_old_paths_work_in_a_fresh_process():
     import subprocess
     import sys
 
-    code = "; ".join(f"import {old}" for old in OLD_TO_NEW) + "; import sys; " + "; ".join(
-        f"assert sys.modules[{old!r}] is sys.modules[{new!r}]" for old, new in OLD_TO_NEW.items())
+    code = (
+        "; ".join(f"import {old}" for old in OLD_TO_NEW)
+        + "; import sys; "
+        + "; ".join(f"assert sys.modules[{old!r}] is sys.modules[{new!r}]" for old, new in OLD_TO_NEW.items())
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -3,6 +3,7 @@
 Counted: printed streams, and text results that have no rich sibling (an HTML table or a figure shows instead of its
 plain-text fallback) and are no widget's repr (the live panel shows instead).
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -39,6 +40,12 @@ def test_text_lines_counts_only_what_is_shown():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_no_output_line_is_wider_than_the_projector(path: pathlib.Path):
-    wide = [(cell.get("id"), display_width(line)) for cell in read(path).cells if cell.cell_type == "code"
-            for output in cell.get("outputs", []) for line in text_lines(output) if display_width(line) > MAX_COLUMNS]
+    wide = [
+        (cell.get("id"), display_width(line))
+        for cell in read(path).cells
+        if cell.cell_type == "code"
+        for output in cell.get("outputs", [])
+        for line in text_lines(output)
+        if display_width(line) > MAX_COLUMNS
+    ]
     assert not wide, f"{path.name}: {len(wide)} output lines wider than {MAX_COLUMNS} columns, e.g. {wide[:5]}"

@@ -1,5 +1,6 @@
 """The pack's set-up stays coherent: conda and pip list the same packages, the lock files hold every one of them at the
 versions the tests ran with, a student's install holds no test tool, CI runs the README's test command."""
+
 import importlib.metadata
 import pathlib
 import re
@@ -29,7 +30,9 @@ def _project() -> dict:
 def pip_requirements() -> dict[str, str]:
     """Return name -> requirement for the runtime, class and test dependencies of pyproject.toml."""
     project = _project()
-    reqs = project["dependencies"] + project["optional-dependencies"]["class"] + project["optional-dependencies"]["test"]
+    reqs = (
+        project["dependencies"] + project["optional-dependencies"]["class"] + project["optional-dependencies"]["test"]
+    )
     return {_name(r): _spec(r) for r in reqs}
 
 
@@ -38,7 +41,7 @@ def conda_requirements() -> dict[str, str]:
     pip and the pack itself excluded)."""
     reqs = {}
     text = (ROOT / "environment.yml").read_text()
-    for line in text[text.index("dependencies:"):].splitlines():
+    for line in text[text.index("dependencies:") :].splitlines():
         m = re.match(r"^(?:  |      )- ([A-Za-z0-9_.\-\[\]]+[^#]*?)\s*(?:#.*)?$", line)
         if m and not m.group(1).startswith(("pip", "python", "-e")):
             reqs[_name(m.group(1))] = _spec(m.group(1))
@@ -50,8 +53,11 @@ def test_environment_yml_and_pyproject_list_the_same_packages_and_bounds():
 
 
 def test_ci_runs_the_readme_test_command():
-    ci = [line.strip() for line in (ROOT / ".ci/run").read_text().splitlines()
-          if line.strip() and not line.startswith(("#", "set ", "cd "))]
+    ci = [
+        line.strip()
+        for line in (ROOT / ".ci/run").read_text().splitlines()
+        if line.strip() and not line.startswith(("#", "set ", "cd "))
+    ]
     assert ci == ["make test"]
     assert "make test" in (ROOT / "README.md").read_text()
 
@@ -70,8 +76,23 @@ def test_every_optional_extra_is_in_the_test_install():
 CLASS_LOCK = ROOT / "requirements/class.txt"
 TEST_LOCK = ROOT / "requirements/test.txt"
 
-TEST_TOOLS = ["pytest", "pytest-timeout", "nbval", "hypothesis", "playwright", "mutmut", "openai", "dask",
-              "distributed", "import-linter", "sphinx", "myst-nb", "sphinx-book-theme", "jieba", "ruff"]
+TEST_TOOLS = [
+    "pytest",
+    "pytest-timeout",
+    "nbval",
+    "hypothesis",
+    "playwright",
+    "mutmut",
+    "openai",
+    "dask",
+    "distributed",
+    "import-linter",
+    "sphinx",
+    "myst-nb",
+    "sphinx-book-theme",
+    "jieba",
+    "ruff",
+]
 """Packages only the tests, the website build or the optional extras use: none belongs on a student's laptop."""
 
 
@@ -93,8 +114,9 @@ def lock_pins(path: pathlib.Path) -> dict[tuple[str, str], str]:
 
 def pins_here(path: pathlib.Path) -> dict[str, str]:
     """Return name -> version of the entries of a lock file that apply to this interpreter and platform."""
-    return {name: version for (name, marker), version in lock_pins(path).items()
-            if not marker or Marker(marker).evaluate()}
+    return {
+        name: version for (name, marker), version in lock_pins(path).items() if not marker or Marker(marker).evaluate()
+    }
 
 
 def _requirements(*groups: str) -> list[Requirement]:
@@ -124,8 +146,10 @@ def test_the_class_lock_takes_the_test_locks_versions():
     for (name, _), version in lock_pins(TEST_LOCK).items():
         tested.setdefault(name, set()).add(version)
     for (name, marker), version in lock_pins(CLASS_LOCK).items():
-        assert version in tested.get(name, set()), f"class.txt pins {name}=={version} ({marker or 'everywhere'}); " \
-                                                   f"test.txt pins {sorted(tested.get(name, set()))}"
+        assert version in tested.get(name, set()), (
+            f"class.txt pins {name}=={version} ({marker or 'everywhere'}); "
+            f"test.txt pins {sorted(tested.get(name, set()))}"
+        )
     here = pins_here(TEST_LOCK)
     assert {n: v for n, v in pins_here(CLASS_LOCK).items() if here.get(n) != v} == {}
 
@@ -142,8 +166,11 @@ def test_a_students_install_has_no_test_tool():
 def test_this_venv_has_the_test_locks_versions():
     """The tests run on the locked versions (make setup and make test install requirements/test.txt)."""
     installed = {canonicalize_name(d.metadata["Name"]): d.version for d in importlib.metadata.distributions()}
-    wrong = {name: (version, installed.get(name)) for name, version in pins_here(TEST_LOCK).items()
-             if installed.get(name) != version}
+    wrong = {
+        name: (version, installed.get(name))
+        for name, version in pins_here(TEST_LOCK).items()
+        if installed.get(name) != version
+    }
     assert not wrong, f"locked vs installed (run make setup): {wrong}"
 
 
@@ -153,19 +180,25 @@ def test_make_installs_only_from_the_locks_with_hashes():
     assert "--quiet --require-hashes -r $(CLASS_LOCK)" in installs
     assert "--quiet --require-hashes -r $(TEST_LOCK)" in installs
     for line in installs:
-        assert "-r $(" in line and "--require-hashes" in line or "--no-deps -e ." in line or "--upgrade pip" in line \
-            or line.endswith("uv; }"), f"an install not from a lock: pip install {line}"
+        assert (
+            "-r $(" in line
+            and "--require-hashes" in line
+            or "--no-deps -e ." in line
+            or "--upgrade pip" in line
+            or line.endswith("uv; }")
+        ), f"an install not from a lock: pip install {line}"
     assert re.search(r"^CLASS_LOCK := requirements/class.txt$", makefile, re.M)
     assert re.search(r"^TEST_LOCK := requirements/test.txt$", makefile, re.M)
-    assert re.search(r"^lab: check-edition class-setup ", makefile, re.M) \
-        and re.search(r"^present: check-edition class-setup$", makefile, re.M)
+    assert re.search(r"^lab: check-edition class-setup ", makefile, re.M) and re.search(
+        r"^present: check-edition class-setup$", makefile, re.M
+    )
     assert re.search(r"^test: setup ", makefile, re.M) and re.search(r"^setup: \$\(STAMP\)$", makefile, re.M)
 
 
 def test_the_readme_versions_are_the_locked_ones():
     """README, "Versions": each "name X.Y.Z" it lists is the test lock's pin for this Python."""
     text = (ROOT / "README.md").read_text()
-    versions = text[text.index("## Versions"):]
+    versions = text[text.index("## Versions") :]
     pins = pins_here(TEST_LOCK)
     named = re.findall(r"([a-z][a-z0-9\-]+) (\d+\.\d+(?:\.\d+)?)\b", versions)
     checked = [(n, v) for n, v in named if n in pins]

@@ -5,6 +5,7 @@ Why pixels: a kept figure re-plots only the Axes whose inputs changed, updates s
 layout from the positions a new figure would have; any of these going wrong (a stale Axes, a colorbar left behind, an
 Axes drifting from move to move, a limit not recomputed) shows as a pixel difference.
 """
+
 from __future__ import annotations
 
 import base64
@@ -50,19 +51,36 @@ def _config(layer: str, M: int, **changes: int) -> GemmConfig:
 
 
 CASES: dict[str, tuple[Callable[[bool], Any], list[Show]]] = {
-    "one-shot": (fastp.OneShotView, [lambda v: v.show(230, 200, 1.0), lambda v: v.show(230, 200, 1.5),
-                                     lambda v: v.show(231, 100, 1.5), lambda v: v.show(230, 200, 2.0)]),
-    "explorer": (gemm.ExplorerView, [
-        lambda v: v.show("H100", "70B/8 qkv", 16, _config("70B/8 qkv", 16)),
-        lambda v: v.show("H100", "70B/8 qkv", 16, _config("70B/8 qkv", 16, block_m=128)),
-        lambda v: v.show("A100", "70B/8 o", 512, _config("70B/8 o", 512)),
-        lambda v: v.show("H100", "70B/8 qkv", 16, _config("70B/8 qkv", 16, block_n=32))]),
+    "one-shot": (
+        fastp.OneShotView,
+        [
+            lambda v: v.show(230, 200, 1.0),
+            lambda v: v.show(230, 200, 1.5),
+            lambda v: v.show(231, 100, 1.5),
+            lambda v: v.show(230, 200, 2.0),
+        ],
+    ),
+    "explorer": (
+        gemm.ExplorerView,
+        [
+            lambda v: v.show("H100", "70B/8 qkv", 16, _config("70B/8 qkv", 16)),
+            lambda v: v.show("H100", "70B/8 qkv", 16, _config("70B/8 qkv", 16, block_m=128)),
+            lambda v: v.show("A100", "70B/8 o", 512, _config("70B/8 o", 512)),
+            lambda v: v.show("H100", "70B/8 qkv", 16, _config("70B/8 qkv", 16, block_n=32)),
+        ],
+    ),
     # a dozen moves that keep the tile map and its colorbar: an Axes left alone must not drift with each layout
-    "explorer, box moved 12 times": (gemm.ExplorerView, [
-        (lambda m: lambda v: v.show("H100", "70B/8 qkv", 16, _config("70B/8 qkv", 16, block_m=m)))(m)
-        for m in [16, 32, 64, 128, 256] * 2 + [16, 64]]),
-    "targeting": (evolution.TargetingView, [lambda v: v.show(0, 100), lambda v: v.show(1, 150),
-                                            lambda v: v.show(0, 100), lambda v: v.show(2, 100)]),
+    "explorer, box moved 12 times": (
+        gemm.ExplorerView,
+        [
+            (lambda m: lambda v: v.show("H100", "70B/8 qkv", 16, _config("70B/8 qkv", 16, block_m=m)))(m)
+            for m in [16, 32, 64, 128, 256] * 2 + [16, 64]
+        ],
+    ),
+    "targeting": (
+        evolution.TargetingView,
+        [lambda v: v.show(0, 100), lambda v: v.show(1, 150), lambda v: v.show(0, 100), lambda v: v.show(2, 100)],
+    ),
     "branches": (evolution.BranchesView, [lambda v: v.show(0, 200), lambda v: v.show(1, 200)]),
 }
 
@@ -79,18 +97,28 @@ def test_the_race_figure_kept_equals_new() -> None:
         ceiling = fastp.PanelRace(study.LECTURE_TASK_SEED, 50).ceiling(p)
         return lambda v: v.show(curves, p, ceiling, key=(modes, rounds, p))
 
-    _assert_kept_equals_new(fastp.FeedbackView, [show(("resample", "scalar"), 10, 1.0),
-                                                 show(("scalar",), 12, 1.5), show(("resample", "scalar"), 10, 1.0)])
+    _assert_kept_equals_new(
+        fastp.FeedbackView,
+        [show(("resample", "scalar"), 10, 1.0), show(("scalar",), 12, 1.5), show(("resample", "scalar"), 10, 1.0)],
+    )
 
 
 def test_the_ablation_figure_kept_equals_new(monkeypatch: pytest.MonkeyPatch) -> None:
-    small = sweep.ablation_study(["full", "no_feedback"], ablations.SEEDS[:2], 60, workers=1)  # the full study takes minutes
+    small = sweep.ablation_study(
+        ["full", "no_feedback"], ablations.SEEDS[:2], 60, workers=1
+    )  # the full study takes minutes
     monkeypatch.setattr(evolution, "full_study", lambda *a, **k: small)
     monkeypatch.setattr(ablations, "BUDGET", 60)
-    _assert_kept_equals_new(evolution.AblationView, [
-        lambda v: v.show(["full", "no_feedback"], 60, 2), lambda v: v.show(["full"], 40, 1),
-        lambda v: v.show(["no_feedback", "full"], 50, 2), lambda v: v.show(["no_feedback", "full"], 30, 1),
-        lambda v: v.show(["no_feedback", "full"], 60, 2)])  # the last two update the curves in place
+    _assert_kept_equals_new(
+        evolution.AblationView,
+        [
+            lambda v: v.show(["full", "no_feedback"], 60, 2),
+            lambda v: v.show(["full"], 40, 1),
+            lambda v: v.show(["no_feedback", "full"], 50, 2),
+            lambda v: v.show(["no_feedback", "full"], 30, 1),
+            lambda v: v.show(["no_feedback", "full"], 60, 2),
+        ],
+    )  # the last two update the curves in place
 
 
 def test_a_failed_state_leaves_no_half_drawn_figure() -> None:
@@ -99,5 +127,7 @@ def test_a_failed_state_leaves_no_half_drawn_figure() -> None:
     with pytest.raises(ValueError):
         kept.output(lambda v: v.show(230, 200, -1.0))
     assert kept.view is None
-    np.testing.assert_array_equal(_pixels(kept.output(lambda v: v.show(230, 200, 2.0))),
-                                  _pixels(live.LiveFigure(fastp.OneShotView).output(lambda v: v.show(230, 200, 2.0))))
+    np.testing.assert_array_equal(
+        _pixels(kept.output(lambda v: v.show(230, 200, 2.0))),
+        _pixels(live.LiveFigure(fastp.OneShotView).output(lambda v: v.show(230, 200, 2.0))),
+    )

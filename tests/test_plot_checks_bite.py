@@ -4,6 +4,7 @@ is caught. A check that passes every real plot proves nothing unless it can fail
 Each test draws a small figure through a function marked with `style.plot` (as the real plot functions are), first
 correct (the check passes: it does not fail on everything) and then with one error.
 """
+
 from __future__ import annotations
 
 from typing import Optional, Sequence
@@ -26,8 +27,15 @@ OLD_PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd")
 
 
 @style.plot(counts=("x",))
-def curves(names: Sequence[str], by_order: bool = False, colour: Optional[str] = None, title: str = "Curves",
-           xlabel: str = "proposed programs", integer: bool = True, ax: Optional[Axes] = None) -> Axes:
+def curves(
+    names: Sequence[str],
+    by_order: bool = False,
+    colour: Optional[str] = None,
+    title: str = "Curves",
+    xlabel: str = "proposed programs",
+    integer: bool = True,
+    ax: Optional[Axes] = None,
+) -> Axes:
     """Draw one line per variant over 0-2.5 programs, coloured as asked, with a legend: a miniature plot function."""
     ax = style.new_axes(ax)
     for k, name in enumerate(names):
@@ -66,7 +74,8 @@ def test_fractional_ticks_on_an_axis_that_counts_are_caught():
 def test_a_colour_off_the_palette_is_caught():
     assert checks.foreign_colours(curves(["full", "no_feedback"]).figure) == []
     assert checks.foreign_colours(curves(["full"], colour="#123456").figure) == [
-        "'Curves': Line2D 'full' is #123456, not a toyhw.plots.style colour"]
+        "'Curves': Line2D 'full' is #123456, not a toyhw.plots.style colour"
+    ]
     assert len(checks.foreign_colours(curves(["full"], by_order=True).figure)) == 1  # the old default cycle
 
 
@@ -85,6 +94,7 @@ def test_colour_by_list_order_is_caught_across_plots():
 
     Here the order-based colours are taken from the palette itself, so only the comparison across plots can tell.
     """
+
     def by_position(names: Sequence[str]) -> Axes:
         ax = curves(names)
         for k, line in enumerate(ax.lines):
@@ -92,11 +102,15 @@ def test_colour_by_list_order_is_caught_across_plots():
         ax.legend()
         return ax
 
-    right = {"04": curves(["full", "fb_roofline", "no_feedback"]).figure,
-             "06": curves(["full", "fb_roofline", "no_feedback", "fb_worst3"][::-1]).figure}
+    right = {
+        "04": curves(["full", "fb_roofline", "no_feedback"]).figure,
+        "06": curves(["full", "fb_roofline", "no_feedback", "fb_worst3"][::-1]).figure,
+    }
     assert checks.colour_disagreements(right) == []
-    wrong = {"04": by_position(["full", "fb_roofline", "no_feedback"]).figure,
-             "06": by_position(["fb_worst3", "full", "fb_roofline", "no_feedback"]).figure}
+    wrong = {
+        "04": by_position(["full", "fb_roofline", "no_feedback"]).figure,
+        "06": by_position(["fb_worst3", "full", "fb_roofline", "no_feedback"]).figure,
+    }
     problems = checks.colour_disagreements(wrong)
     assert any(p.startswith("'no_feedback' is drawn in") for p in problems)
     assert any(p.startswith("'fb_worst3' is #0072b2 in 06, its palette colour is") for p in problems)
@@ -120,7 +134,9 @@ def test_crossing_leader_lines_are_caught_and_the_placer_avoids_them():
     assert "Curves: the leader lines of 'a' and 'b' cross" in checks.layout_problems(ax.figure)
     ax = curves(["full"], title="Crowded")
     xs = [0.1 * k for k in range(20)]
-    place_labels(ax, xs, [1.0 + 0.02 * k for k in range(20)], [str(k) for k in range(20)], fontsize=8.5)  # as the lineage
+    place_labels(
+        ax, xs, [1.0 + 0.02 * k for k in range(20)], [str(k) for k in range(20)], fontsize=8.5
+    )  # as the lineage
     assert [p for p in checks.layout_problems(ax.figure) if "leader" in p or "overlap" in p] == []
 
 
@@ -128,5 +144,7 @@ def test_a_colorbar_label_cut_at_the_figure_edge_is_caught():
     """The tile map's colorbar label ran past the top of the explorer's figure (a panel saves it as it is)."""
     fig, ax = plt.subplots(figsize=(4, 2))
     fig.colorbar(ax.imshow([[0, 1]]), ax=ax, label="a colorbar label far longer than the figure is high")
-    assert "a colorbar: 'a colorbar label far longer than the fig' is cut off at the figure's edge" \
+    assert (
+        "a colorbar: 'a colorbar label far longer than the fig' is cut off at the figure's edge"
         in checks.layout_problems(fig)
+    )

@@ -7,6 +7,7 @@ A new one fails test_every_plot_function_is_marked_and_has_inputs until it is ma
 which of its axes count) and tests/plot_builders.py can draw it. The panels' *_figure functions are checked too: they
 produce the panels' redraws and the notebooks' stored first views.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -41,17 +42,23 @@ def plot_functions() -> dict[str, object]:
             continue
         module = importlib.import_module(f"toyhw.plots.{info.name}")
         for name, fn in inspect.getmembers(module, inspect.isfunction):
-            if not name.startswith("_") and fn.__module__ == module.__name__ \
-                    and inspect.signature(fn).return_annotation in ("Axes", "Optional[Axes]"):
+            if (
+                not name.startswith("_")
+                and fn.__module__ == module.__name__
+                and inspect.signature(fn).return_annotation in ("Axes", "Optional[Axes]")
+            ):
                 found[name] = fn
     return found
 
 
 def panel_figure_functions() -> set[str]:
     """Return "module.name" of every public *_figure function of the panels."""
-    return {f"{m.__name__.rsplit('.', 1)[1]}.{name}" for m in (evolution_panels, fastp_panels, gemm_panels)
-            for name, fn in inspect.getmembers(m, inspect.isfunction)
-            if name.endswith("_figure") and fn.__module__ == m.__name__}
+    return {
+        f"{m.__name__.rsplit('.', 1)[1]}.{name}"
+        for m in (evolution_panels, fastp_panels, gemm_panels)
+        for name, fn in inspect.getmembers(m, inspect.isfunction)
+        if name.endswith("_figure") and fn.__module__ == m.__name__
+    }
 
 
 _FIGURES: dict[str, Figure] = {}

@@ -5,6 +5,7 @@ The decision (as d2l's Chinese edition does): plot text stays English in both ed
 install path; a Chinese label that slipped into a plot (from a catalogue, a mode label, a table head) would draw as
 boxes with matplotlib's default font, and matplotlib warns "Glyph ... missing from font(s)", which fails here.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -40,6 +41,7 @@ def test_no_missing_glyph_in_chinese(name):
 
 def test_the_check_sees_a_chinese_label():
     """The check bites: a figure titled in Chinese (with the default fonts) is reported."""
+
     def chinese_title():
         fig = plt.figure()
         fig.add_subplot().set_title("只有标量反馈")

@@ -15,6 +15,7 @@ inside one of those phrases: a number nobody recomputes is a test failure, not a
 Claims without a number of their own ("above", "most", "never") are asserted with `phrasing.holds`; that every
 comparative sentence is either so checked or declared is tests/test_comparison_claims.py's rule.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -35,8 +36,10 @@ def test_quoted_phrases_match_the_computed_values(path):
     text = nt.markdown(path)
     module = _module(path)
     missing = [q for q in module.quotes() if q not in text]
-    assert not missing, ("quoted phrases not found in the markdown (prose edited, or the computed value changed):\n"
-                         + "\n".join(f"  {q!r}" for q in missing))
+    assert not missing, (
+        "quoted phrases not found in the markdown (prose edited, or the computed value changed):\n"
+        + "\n".join(f"  {q!r}" for q in missing)
+    )
     absent = [q for q in module.PARAMETERS if q not in text]
     assert not absent, f"parameters not found in the markdown: {absent}"
 
@@ -45,5 +48,7 @@ def test_quoted_phrases_match_the_computed_values(path):
 def test_every_number_in_the_prose_is_recomputed(path):
     module = _module(path)
     loose = nt.uncovered_numbers(nt.markdown(path), list(module.quotes()) + list(module.PARAMETERS))
-    assert not loose, (f"{len(loose)} number(s) in the prose that no quote recomputes "
-                       f"(add them to tests/prose/nb{path.name[:2]}.py):\n" + "\n".join(f"  {x}" for x in loose))
+    assert not loose, (
+        f"{len(loose)} number(s) in the prose that no quote recomputes "
+        f"(add them to tests/prose/nb{path.name[:2]}.py):\n" + "\n".join(f"  {x}" for x in loose)
+    )

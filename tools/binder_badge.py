@@ -5,6 +5,7 @@ lives wherever a lecturer pushed it. The script reads `git remote get-url origin
 badge (launching JupyterLab on notebooks/ from the default branch), for anything else a sentence saying why there is
 none. `--write` puts that between the README's two `binder-badge` markers, so the README always says one or the other.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,11 +18,15 @@ from typing import Optional
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 START = "<!-- binder-badge: written by `python tools/binder_badge.py --write` from `git remote get-url origin` -->"
 END = "<!-- /binder-badge -->"
-NO_REMOTE = ("No Binder badge: this copy has no GitHub remote (`git remote get-url origin`), and Binder builds a\n"
-             "public GitHub repository. Push the pack to one, then run `python tools/binder_badge.py --write`.")
+NO_REMOTE = (
+    "No Binder badge: this copy has no GitHub remote (`git remote get-url origin`), and Binder builds a\n"
+    "public GitHub repository. Push the pack to one, then run `python tools/binder_badge.py --write`."
+)
 
-_GITHUB = re.compile(r"^(?:https://github\.com/|git@github\.com:|ssh://git@github\.com/)"
-                     r"(?P<owner>[A-Za-z0-9][A-Za-z0-9-]*)/(?P<repo>[A-Za-z0-9._-]+?)(?:\.git)?/?$")
+_GITHUB = re.compile(
+    r"^(?:https://github\.com/|git@github\.com:|ssh://git@github\.com/)"
+    r"(?P<owner>[A-Za-z0-9][A-Za-z0-9-]*)/(?P<repo>[A-Za-z0-9._-]+?)(?:\.git)?/?$"
+)
 
 
 def remote_url(repo: pathlib.Path = ROOT) -> Optional[str]:
@@ -46,8 +51,10 @@ def block(url: Optional[str]) -> str:
         return NO_REMOTE
     owner, repo = found
     link = f"https://mybinder.org/v2/gh/{owner}/{repo}/HEAD?urlpath=lab/tree/notebooks"
-    return (f"[![Binder](https://mybinder.org/badge_logo.svg)]({link})\n"
-            "(Binder installs the class lock, `binder/requirements.txt`, and runs `binder/postBuild`.)")
+    return (
+        f"[![Binder](https://mybinder.org/badge_logo.svg)]({link})\n"
+        "(Binder installs the class lock, `binder/requirements.txt`, and runs `binder/postBuild`.)"
+    )
 
 
 def rewrite(readme: str, url: Optional[str]) -> str:

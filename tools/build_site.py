@@ -10,6 +10,7 @@ written afresh every time, so no page of an older build lingers.
 
 Usage: python tools/build_site.py [--out DIR] [--work DIR]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -72,10 +73,25 @@ def stage(edition: editions.Edition, folder: pathlib.Path) -> None:
         stale.unlink()
 
 
-def _sphinx(edition: editions.Edition, source: pathlib.Path, out: pathlib.Path, doctrees: pathlib.Path,
-            log: pathlib.Path) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-W", "--keep-going", "-c", str(WEBSITE),
-           "-d", str(doctrees), str(source), str(out)]
+def _sphinx(
+    edition: editions.Edition, source: pathlib.Path, out: pathlib.Path, doctrees: pathlib.Path, log: pathlib.Path
+) -> subprocess.Popen:
+    cmd = [
+        sys.executable,
+        "-m",
+        "sphinx",
+        "-b",
+        "html",
+        "-q",
+        "-W",
+        "--keep-going",
+        "-c",
+        str(WEBSITE),
+        "-d",
+        str(doctrees),
+        str(source),
+        str(out),
+    ]
     env = {**os.environ, "TOYHW_SITE_EDITION": edition.code}
     with open(log, "wb") as sink:
         return subprocess.Popen(cmd, env=env, stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
@@ -99,8 +115,12 @@ def build(out: pathlib.Path = SITE, work: pathlib.Path = WORK) -> list[editions.
         runs.append((edition, html, log, _sphinx(edition, source, html, work / "site-doctrees" / edition.code, log)))
     failed = [(edition, log) for edition, html, log, proc in runs if proc.wait() != 0]
     if failed:
-        raise RuntimeError("\n\n".join(f"edition {edition.code} did not build cleanly (log: {log}):\n"
-                                       f"{log.read_text(errors='replace')[-6000:]}" for edition, log in failed))
+        raise RuntimeError(
+            "\n\n".join(
+                f"edition {edition.code} did not build cleanly (log: {log}):\n{log.read_text(errors='replace')[-6000:]}"
+                for edition, log in failed
+            )
+        )
     shutil.rmtree(out, ignore_errors=True)
     out.parent.mkdir(parents=True, exist_ok=True)
     for edition, html, _, _ in runs:  # the first edition becomes the root, the others go inside it
@@ -111,8 +131,9 @@ def build(out: pathlib.Path = SITE, work: pathlib.Path = WORK) -> list[editions.
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=pathlib.Path, default=SITE, help="the site's folder (default: _build/site)")
-    parser.add_argument("--work", type=pathlib.Path, default=WORK,
-                        help="staged sources, Sphinx's caches and logs (default: _build)")
+    parser.add_argument(
+        "--work", type=pathlib.Path, default=WORK, help="staged sources, Sphinx's caches and logs (default: _build)"
+    )
     args = parser.parse_args()
     start = time.monotonic()
     try:

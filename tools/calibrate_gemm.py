@@ -9,6 +9,7 @@ measured)| + 0.3 x the worst |ln|, so that no single row is sacrificed), and pin
 so that the model's best square GEMM reaches the best published efficiency of that GPU (the MAMF shape searches).
 Copy the printed values into the files by hand; the tests then pin them.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -59,7 +60,9 @@ def pin_sustained_share(gpu: GPU, target: float) -> GPU:
 def targets() -> dict[str, float]:
     """Return the best published efficiency per fitted GPU, read from the dataset."""
     rows = {r["id"]: r for r in data.measurement_rows()}
-    return {g: float(rows[i]["measured_tflops"]) * 1e12 / get_gpu(g).bf16_flops for g, i in BEST_EFFICIENCY_ROWS.items()}
+    return {
+        g: float(rows[i]["measured_tflops"]) * 1e12 / get_gpu(g).bf16_flops for g, i in BEST_EFFICIENCY_ROWS.items()
+    }
 
 
 def objective(gpus: dict[str, GPU], rows: list[validate.Measurement]) -> float:
@@ -123,16 +126,22 @@ def main() -> int:
         print(f"  {module.__name__}.{attr} = {getattr(module, attr):.4g}")
     print("\ndata/gpus.csv (tc_sustained_share, hbm_achievable_share, load_latency_us, launch_us):")
     for g, gpu in sorted(gpus.items()):
-        print(f"  {g}: {gpu.tc_sustained_share:.4f}, {gpu.hbm_achievable_share:.4f}, "
-              f"{gpu.load_latency_s * 1e6:.3f}, {gpu.launch_s * 1e6:.3f}")
+        print(
+            f"  {g}: {gpu.tc_sustained_share:.4f}, {gpu.hbm_achievable_share:.4f}, "
+            f"{gpu.load_latency_s * 1e6:.3f}, {gpu.launch_s * 1e6:.3f}"
+        )
     found = [validate.predict(m, gpus[m.gpu]) for m in validate.measurements()]
     s = validate.summary(found)
-    print(f"\ngeomean error {s['geomean_error']:.1%} over {s['n']} rows; worst {s['worst']['id']} "
-          f"off by {s['worst']['off_by']:.2f}x")
+    print(
+        f"\ngeomean error {s['geomean_error']:.1%} over {s['n']} rows; worst {s['worst']['id']} "
+        f"off by {s['worst']['off_by']:.2f}x"
+    )
     for c in sorted(found, key=lambda c: -c.off_by)[:12]:
         m = c.measurement
-        print(f"  {m.id} {m.gpu:5} {m.timing:12} {m.shape.M}x{m.shape.N}x{m.shape.K}: measured {m.measured_us:.2f} us, "
-              f"model {c.model_us:.2f} us ({c.ratio:.2f}x)")
+        print(
+            f"  {m.id} {m.gpu:5} {m.timing:12} {m.shape.M}x{m.shape.N}x{m.shape.K}: measured {m.measured_us:.2f} us, "
+            f"model {c.model_us:.2f} us ({c.ratio:.2f}x)"
+        )
     return 0
 
 

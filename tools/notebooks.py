@@ -7,6 +7,7 @@ Why: nbval compares the stored text outputs with a fresh run, and readers of the
 a notebook must be committed exactly as one clean run produced it. Widget state is stripped because it is large,
 differs on every run, and a stored widget renders nothing useful without a kernel.
 """
+
 from __future__ import annotations
 
 import pathlib

@@ -19,6 +19,7 @@ Usage:
 
 After `sync` or `import`, `python tools/notebooks.py execute notebooks/zh/*.ipynb` runs them (the outputs in Chinese).
 """
+
 from __future__ import annotations
 
 import argparse

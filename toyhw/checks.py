@@ -5,6 +5,7 @@ same sentence — the input's name, its value and what is allowed — and every 
 reason it has the value it has. Limits are generous: each is far above what the lectures use, and below the point
 where a typo (an extra three zeros) would run for hours or fill the memory without a word.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Optional, TypeVar
@@ -107,11 +108,16 @@ def check_seed(name: str, seed: Any) -> int:
     every call (the results would silently stop being reproducible), and `Random("3")` yet another one.
     """
     if not is_int(seed) or not 0 <= seed <= MAX_SEED:
-        why = ("None would draw a different stream on every run" if seed is None else
-               "a negative seed repeats a positive one: random.Random(-3) is Random(3)" if is_int(seed) and seed < 0
-               else "MAX_SEED")
-        raise ValueError(f"{name} = {seed!r} is not allowed; a seed must be an integer >= 0 and <= {MAX_SEED:,} "
-                         f"({why})")
+        why = (
+            "None would draw a different stream on every run"
+            if seed is None
+            else "a negative seed repeats a positive one: random.Random(-3) is Random(3)"
+            if is_int(seed) and seed < 0
+            else "MAX_SEED"
+        )
+        raise ValueError(
+            f"{name} = {seed!r} is not allowed; a seed must be an integer >= 0 and <= {MAX_SEED:,} ({why})"
+        )
     return seed
 
 

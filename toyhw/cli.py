@@ -13,6 +13,7 @@ Why the commands are imported lazily: a command module imports its heavy modules
 evolution code) inside its functions, and only the chosen command's arguments are added to the parser; so
 `python -m toyhw fastp` starts as quickly as the lecture's own script and the parser reads no data file.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -69,9 +70,13 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         if name == chosen:
             module.add_arguments(command_parser)
             command_parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-            command_parser.add_argument("--lang", metavar="{en,zh}", default=None,
-                                        help="language of the tables and messages (default: the environment variable "
-                                             "TOYHW_LANG, else en); --json output is the same in every language")
+            command_parser.add_argument(
+                "--lang",
+                metavar="{en,zh}",
+                default=None,
+                help="language of the tables and messages (default: the environment variable "
+                "TOYHW_LANG, else en); --json output is the same in every language",
+            )
     return parser
 
 

@@ -18,6 +18,7 @@ administrator sets it in the users' environment; a lecturer sets it to try anoth
 
 Every path is read below `root`, so a test can lay fake `/proc/self` and `/sys/fs/cgroup` files in a folder.
 """
+
 from __future__ import annotations
 
 import math
@@ -29,8 +30,9 @@ ENV_VAR = "TOYHW_WORKERS"
 """The environment variable that overrides the detected CPU count (an integer >= 1)."""
 
 
-def available(root: str | os.PathLike = "/", environ: Optional[Mapping[str, str]] = None,
-              most: Optional[int] = None) -> int:
+def available(
+    root: str | os.PathLike = "/", environ: Optional[Mapping[str, str]] = None, most: Optional[int] = None
+) -> int:
     """Return the worker processes a pool should start: `TOYHW_WORKERS` if set, else the CPUs this process may use
     (the smaller of its affinity mask and its cgroup CPU quota rounded up), at least 1 and at most `most` if given.
 
@@ -69,8 +71,10 @@ def _check_override(text: str, most: Optional[int]) -> int:
         value = 0
     if value < 1 or (most is not None and value > most):
         bound = f" and <= {most:,}" if most is not None else ""
-        raise ValueError(f"{ENV_VAR} = {text!r} is not allowed; it must be an integer >= 1{bound} (the worker "
-                         "processes of a sweep), or unset to use the CPUs this process may use")
+        raise ValueError(
+            f"{ENV_VAR} = {text!r} is not allowed; it must be an integer >= 1{bound} (the worker "
+            "processes of a sweep), or unset to use the CPUs this process may use"
+        )
     return value
 
 
@@ -110,7 +114,7 @@ def _directories(root: pathlib.Path, mount_root: str, mount_point: str, path: st
     """Return the process's cgroup directory under the mount, then each ancestor up to the mount point."""
     relative = path
     if mount_root != "/" and (path == mount_root or path.startswith(mount_root.rstrip("/") + "/")):
-        relative = path[len(mount_root):]
+        relative = path[len(mount_root) :]
     base = root / mount_point.lstrip("/")
     here = base / relative.strip("/") if relative.strip("/") else base
     if not here.is_dir():  # a container whose /proc/self/cgroup names the host's path: its mount is its own cgroup

@@ -9,6 +9,7 @@ or repeated column, a row with the wrong number of fields, a value of the wrong 
 a repeated key, an empty file - with a DataError that names the file, the line and the column. Generic: it knows no
 file of the pack.
 """
+
 from __future__ import annotations
 
 import csv
@@ -58,10 +59,16 @@ class Column:
         """Return what a value of this column must be, as the end of an error sentence."""
         if self.choices:
             return f"must be one of {', '.join(self.choices)}"
-        what = {"text": "a non-empty text", "int": "an integer", "number": "a finite number",
-                "figure": "a finite number"}[self.kind]
-        bounds = [f">= {_show(self.low)}" if self.low is not None else "",
-                  f"<= {_show(self.high)}" if self.high is not None else ""]
+        what = {
+            "text": "a non-empty text",
+            "int": "an integer",
+            "number": "a finite number",
+            "figure": "a finite number",
+        }[self.kind]
+        bounds = [
+            f">= {_show(self.low)}" if self.low is not None else "",
+            f"<= {_show(self.high)}" if self.high is not None else "",
+        ]
         text = f"must be {what} " + " and ".join(b for b in bounds if b)
         text = text.rstrip() + (f" ({self.why})" if self.why else "")
         return text + (" or empty" if self.optional else "")
@@ -99,15 +106,18 @@ def _decode(path: pathlib.Path) -> str:
     try:
         raw = path.read_bytes()
     except OSError as err:
-        raise DataError(f"{path.name}: cannot read {path} ({err.strerror or err}); the pack's data files are in its "
-                        "data/ folder") from None
+        raise DataError(
+            f"{path.name}: cannot read {path} ({err.strerror or err}); the pack's data files are in its data/ folder"
+        ) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         line = raw.count(b"\n", 0, err.start) + 1
         column = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
-        raise DataError(f"{path.name}, line {line}: byte 0x{raw[err.start]:02x} at position {column} is not UTF-8; "
-                        "save the file as UTF-8") from None
+        raise DataError(
+            f"{path.name}, line {line}: byte 0x{raw[err.start]:02x} at position {column} is not UTF-8; "
+            "save the file as UTF-8"
+        ) from None
     return text[1:] if text.startswith("\ufeff") else text  # a byte-order mark some editors write
 
 
@@ -115,8 +125,10 @@ def _header(where: str, fields: list[str], columns: tuple[Column, ...]) -> None:
     expected = [c.name for c in columns]
     repeated = sorted({f for f in fields if fields.count(f) > 1})
     if repeated:
-        raise DataError(f"{where}: column(s) {', '.join(map(repr, repeated))} appear more than once; "
-                        f"expected the columns {', '.join(expected)}")
+        raise DataError(
+            f"{where}: column(s) {', '.join(map(repr, repeated))} appear more than once; "
+            f"expected the columns {', '.join(expected)}"
+        )
     unknown = [f for f in fields if f not in expected]
     missing = [c for c in expected if c not in fields]
     if unknown or missing:
@@ -125,7 +137,8 @@ def _header(where: str, fields: list[str], columns: tuple[Column, ...]) -> None:
             close = difflib.get_close_matches(f, missing, n=1)
             hints.append(f"{f!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
         parts = ([f"unknown column(s) {', '.join(hints)}"] if unknown else []) + (
-            [f"missing column(s) {', '.join(map(repr, missing))}"] if missing else [])
+            [f"missing column(s) {', '.join(map(repr, missing))}"] if missing else []
+        )
         raise DataError(f"{where}: {'; '.join(parts)}; expected the columns {', '.join(expected)}")
 
 
@@ -133,8 +146,9 @@ RowCheck = Callable[[dict[str, Value]], Optional[tuple[str, str]]]
 """A rule across a row's columns: None when the row is fine, else (the column to blame, why)."""
 
 
-def read_table(path: pathlib.Path, columns: tuple[Column, ...],
-               check_row: Optional[RowCheck] = None) -> list[dict[str, Value]]:
+def read_table(
+    path: pathlib.Path, columns: tuple[Column, ...], check_row: Optional[RowCheck] = None
+) -> list[dict[str, Value]]:
     """Return the rows of the CSV at `path`, each value converted by its column; raise DataError naming file, line
     and column for anything the schema does not allow (see the module docstring) or `check_row` refuses."""
     name = path.name
@@ -145,8 +159,7 @@ def read_table(path: pathlib.Path, columns: tuple[Column, ...],
     try:
         header = next((record for record in reader if any(f.strip() for f in record)), None)  # blank lines skipped
         if header is None:
-            raise DataError(f"{name}: the file is empty; expected a header line with the columns "
-                            f"{', '.join(by_name)}")
+            raise DataError(f"{name}: the file is empty; expected a header line with the columns {', '.join(by_name)}")
         fields = [f.strip() for f in header]
         _header(f"{name}, line {reader.line_num}", fields, columns)
         for record in reader:
@@ -154,8 +167,10 @@ def read_table(path: pathlib.Path, columns: tuple[Column, ...],
             if not record or not any(f.strip() for f in record):
                 continue  # a blank line
             if len(record) != len(fields):
-                raise DataError(f"{name}, line {line}: {len(record)} fields, expected {len(fields)} (one per column; "
-                                "quote a value that contains a comma)")
+                raise DataError(
+                    f"{name}, line {line}: {len(record)} fields, expected {len(fields)} (one per column; "
+                    "quote a value that contains a comma)"
+                )
             row: dict[str, Value] = {}
             for field, text in zip(fields, record):
                 column = by_name[field]
@@ -167,8 +182,10 @@ def read_table(path: pathlib.Path, columns: tuple[Column, ...],
                     key = value.casefold() if isinstance(value, str) else value
                     first = seen[field].setdefault(key, line)
                     if first != line:
-                        raise DataError(f"{name}, line {line}, column {field!r}: {value!r} is already on line "
-                                        f"{first}; each row needs its own {field}")
+                        raise DataError(
+                            f"{name}, line {line}, column {field!r}: {value!r} is already on line "
+                            f"{first}; each row needs its own {field}"
+                        )
                 row[field] = value
             problem = check_row(row) if check_row is not None else None
             if problem is not None:

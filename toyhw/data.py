@@ -41,6 +41,7 @@ at least one row. A problem raises DataError (a ValueError) naming the file, the
 The other files' columns: see `measurement_rows`, `vllm_config_rows`, `kernelbench_rows`, `kernelbench_one_shot_rows`
 and `paper_figures`.
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -100,8 +101,10 @@ KERNELBENCH_MODELS = ("llama_3_1_70b", "deepseek_v3", "deepseek_r1")
 KERNELBENCH_COLUMNS: tuple[Column, ...] = (
     Column("method", unique=True),
     Column("toy_mode", choices=("one_shot", "resample", "scalar", "explain", "suggest")),
-    *(_count(model, 0, 100, "a percentage; empty where the paper has no entry", optional=True)
-      for model in KERNELBENCH_MODELS),
+    *(
+        _count(model, 0, 100, "a percentage; empty where the paper has no entry", optional=True)
+        for model in KERNELBENCH_MODELS
+    ),
     Column("source"),
 )
 """data/kernelbench_table1.csv: KernelBench's Table 1 (see `kernelbench_rows`)."""
@@ -146,8 +149,10 @@ MEASUREMENT_COLUMNS: tuple[Column, ...] = (
 
 VLLM_COLUMNS: tuple[Column, ...] = (
     _count("m_key", 1, 2**31 - 1, "vLLM's key: a token count", unique=True),
-    *(_count(name, 1, 1_024, "a tile size or count") for name in ("block_m", "block_n", "block_k", "group_m",
-                                                                  "num_warps", "num_stages")),
+    *(
+        _count(name, 1, 1_024, "a tile size or count")
+        for name in ("block_m", "block_n", "block_k", "group_m", "num_warps", "num_stages")
+    ),
     Column("file"),
     Column("vllm_release"),
     Column("source_location"),
@@ -184,17 +189,23 @@ def _measurement_rule(row: dict[str, Value]) -> Optional[tuple[str, str]]:
         if str(gpu).strip().lower() not in names:
             return "gpu", f"is not a GPU of data/gpus.csv; it must be one of {', '.join(known)}, or empty"
     if row["use"] == "yes" and gpu is None:
-        return "gpu", ("is empty in a used row; the model is validated only on a GPU of data/gpus.csv (or set use to "
-                       "'no' with a reason)")
+        return "gpu", (
+            "is empty in a used row; the model is validated only on a GPU of data/gpus.csv (or set use to "
+            "'no' with a reason)"
+        )
     if row["use"] == "yes" and row["timing"] not in MODELLED_TIMINGS:
-        return "timing", (f"cannot be modelled in a used row; it must be one of {', '.join(MODELLED_TIMINGS)} (or set "
-                          "use to 'no' with a reason)")
+        return "timing", (
+            f"cannot be modelled in a used row; it must be one of {', '.join(MODELLED_TIMINGS)} (or set "
+            "use to 'no' with a reason)"
+        )
     tflops, us = row["measured_tflops"], row["measured_us"]
     if tflops is not None and us is not None:
         derived = 2e-6 * row["m"] * row["n"] * row["k"] / float(tflops)  # type: ignore[operator]
         if abs(derived / float(us) - 1.0) > TFLOPS_US_TOLERANCE:
-            return "measured_us", (f"disagrees with measured_tflops = {tflops}: 2MNK / measured_tflops gives "
-                                   f"{derived:,.3f} us (at most {TFLOPS_US_TOLERANCE:.0%} apart, for rounding)")
+            return "measured_us", (
+                f"disagrees with measured_tflops = {tflops}: 2MNK / measured_tflops gives "
+                f"{derived:,.3f} us (at most {TFLOPS_US_TOLERANCE:.0%} apart, for rounding)"
+            )
     return None
 
 
@@ -240,8 +251,9 @@ def vllm_config_rows() -> list[dict[str, Value]]:
     rows = [dict(r) for r in _cached("vllm_moe_configs.csv")]
     keys = [r["m_key"] for r in rows]
     if keys != sorted(keys):  # type: ignore[type-var]
-        raise DataError(f"vllm_moe_configs.csv: column 'm_key' must hold ascending keys, as vLLM's file does; got "
-                        f"{keys}")
+        raise DataError(
+            f"vllm_moe_configs.csv: column 'm_key' must hold ascending keys, as vLLM's file does; got {keys}"
+        )
     return rows
 
 

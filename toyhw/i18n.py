@@ -15,6 +15,7 @@ Ids that are chosen at run time (e.g. one per failure cause) are written out whe
 which returns the id unchanged: tests/test_i18n.py scans the code for `t(...)` and `N_(...)` literals and holds every
 catalogue to exactly those ids, with the same placeholders in every language.
 """
+
 from __future__ import annotations
 
 import contextlib

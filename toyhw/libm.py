@@ -6,6 +6,7 @@ reach the cost model's times and the search's geometric means, so a study would 
 Everything that feeds a result goes through here instead; numpy's +, -, *, /, sqrt, min and sums are exact IEEE
 operations in a fixed order and stay numpy's.
 """
+
 from __future__ import annotations
 
 import itertools

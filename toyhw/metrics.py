@@ -8,6 +8,7 @@ Plain Python on purpose: a benchmark has hundreds of tasks, and keeping numpy ou
 quick to start as the lecture's script. A value that is not a speedup (NaN, negative, None, text) is refused, never
 counted as a failure: a failed task's speedup is 0.0, and anything else means the caller mixed something up.
 """
+
 from __future__ import annotations
 
 import math
@@ -21,8 +22,9 @@ KERNELBENCH_PS: tuple[float, ...] = (0.0, 0.5, 0.8, 1.0, 1.5, 2.0)
 def _speedups(speedups: Sequence[float]) -> list[float]:
     """Return `speedups` as floats, or raise ValueError naming the first entry that is not a finite number >= 0."""
     if isinstance(speedups, (str, bytes)) or not hasattr(speedups, "__iter__"):
-        raise ValueError(f"speedups = {speedups!r} is not allowed; it must be a non-empty sequence with one entry per "
-                         "task")
+        raise ValueError(
+            f"speedups = {speedups!r} is not allowed; it must be a non-empty sequence with one entry per task"
+        )
     values = list(speedups)
     if not values:
         raise ValueError("speedups is empty; it must be a non-empty sequence with one entry per task")
@@ -30,8 +32,10 @@ def _speedups(speedups: Sequence[float]) -> list[float]:
         if type(value) is float and value >= 0 and value != _INF:  # the common case, quickly (NaN fails >= 0)
             continue
         if not _real(value) or not math.isfinite(value) or value < 0:
-            raise ValueError(f"speedups[{i}] = {value!r} is not allowed; speedups must have one entry per task, a "
-                             "finite number >= 0 (0.0 for a failed task)")
+            raise ValueError(
+                f"speedups[{i}] = {value!r} is not allowed; speedups must have one entry per task, a "
+                "finite number >= 0 (0.0 for a failed task)"
+            )
     return [float(v) for v in values]
 
 

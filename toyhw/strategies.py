@@ -3,6 +3,7 @@
 Why a registry: notebooks fill their dropdowns from `available()`, the CLI validates names against it, and an unknown
 name is an error that lists the known ones (OpenTuner only logged unknown names; we raise).
 """
+
 from __future__ import annotations
 
 from typing import Callable, Generic, Iterator, TypeVar

@@ -6,6 +6,7 @@ says W (wide) or F (fullwidth), which gives the script's widths for every label 
 fullwidth brackets are wide, ASCII is narrow) and stays right for the narrow non-ASCII characters (é, ×, –) the
 script would count double. Every table of the CLI is padded with `pad`.
 """
+
 from __future__ import annotations
 
 import unicodedata

@@ -4,6 +4,7 @@ TOYHW_SITE_EDITION and stages its sources; `make site` builds every edition).
 Offline by construction: the theme (sphinx-book-theme), its icons and fonts, the search and MathJax (from the
 sphinx-mathjax-offline package) are all copied into the site; no page loads anything from another host.
 """
+
 import hashlib
 import os
 import pathlib
@@ -17,8 +18,10 @@ import editions  # noqa: E402
 _code = os.environ.get("TOYHW_SITE_EDITION", "")
 _known = [edition.code for edition in editions.EDITIONS]
 if _code not in _known:
-    raise RuntimeError(f"TOYHW_SITE_EDITION={_code!r} names no edition; allowed: {', '.join(_known)} "
-                       "(build the site with `make site`, which sets it)")
+    raise RuntimeError(
+        f"TOYHW_SITE_EDITION={_code!r} names no edition; allowed: {', '.join(_known)} "
+        "(build the site with `make site`, which sets it)"
+    )
 EDITION = next(edition for edition in editions.EDITIONS if edition.code == _code)
 
 project = EDITION.title

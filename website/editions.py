@@ -7,6 +7,7 @@ The first edition sits at the site's root, every other one in a folder named by 
 notebook folder holds no notebook yet is left out of the build (no placeholder pages), and the language switch shows
 only the editions that are built: with one, there is no switch.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -53,16 +54,32 @@ class Edition:
 
 
 EDITIONS: tuple[Edition, ...] = (
-    Edition(code="en", name="English", language="en", title="toyhw: how LLM agents optimize GPU kernels",
-            notebooks="notebooks", guide="docs/lecturer_guide.md", references="docs/references.md",
-            readme="README.md", glossary_heading="Glossary",
-            widget_note="Interactive panel: it runs in JupyterLab (`make lab`) or the classroom app "
-                        "(`make present`). The figure or table above is its default view."),
-    Edition(code="zh", name="中文", language="zh_CN", title="toyhw：LLM 智能体如何优化 GPU 内核",
-            notebooks="notebooks/zh", guide="docs/zh/lecturer_guide.md", references="docs/zh/references.md",
-            readme="README.zh.md", glossary_heading="术语表",
-            widget_note="交互面板：需要运行中的内核，在 JupyterLab（`make lab EDITION=zh`）或课堂应用"
-                        "（`make present EDITION=zh`）里使用。上面的图或表是它的默认视图。"),
+    Edition(
+        code="en",
+        name="English",
+        language="en",
+        title="toyhw: how LLM agents optimize GPU kernels",
+        notebooks="notebooks",
+        guide="docs/lecturer_guide.md",
+        references="docs/references.md",
+        readme="README.md",
+        glossary_heading="Glossary",
+        widget_note="Interactive panel: it runs in JupyterLab (`make lab`) or the classroom app "
+        "(`make present`). The figure or table above is its default view.",
+    ),
+    Edition(
+        code="zh",
+        name="中文",
+        language="zh_CN",
+        title="toyhw：LLM 智能体如何优化 GPU 内核",
+        notebooks="notebooks/zh",
+        guide="docs/zh/lecturer_guide.md",
+        references="docs/zh/references.md",
+        readme="README.zh.md",
+        glossary_heading="术语表",
+        widget_note="交互面板：需要运行中的内核，在 JupyterLab（`make lab EDITION=zh`）或课堂应用"
+        "（`make present EDITION=zh`）里使用。上面的图或表是它的默认视图。",
+    ),
 )
 
 
@@ -78,8 +95,9 @@ def folder(edition: Edition, editions: list[Edition]) -> str:
 
 def pages(edition: Edition) -> list[str]:
     """Return the edition's pages as Sphinx document names (no suffix), the home page first."""
-    return (["index", "glossary", "docs/lecturer_guide", "docs/references"]
-            + [f"notebooks/{path.stem}" for path in edition.notebook_files()])
+    return ["index", "glossary", "docs/lecturer_guide", "docs/references"] + [
+        f"notebooks/{path.stem}" for path in edition.notebook_files()
+    ]
 
 
 def switch_links(current: Edition, pagename: str, editions: list[Edition]) -> list[dict[str, str]]:
@@ -95,6 +113,12 @@ def switch_links(current: Edition, pagename: str, editions: list[Edition]) -> li
     links = []
     for edition in editions:
         target = pagename if pagename in pages(edition) or pagename in ("search", "genindex") else "index"
-        links.append({"code": edition.code, "name": edition.name, "current": edition == current,
-                      "href": f"{to_site_root}{folder(edition, editions)}{target}.html"})
+        links.append(
+            {
+                "code": edition.code,
+                "name": edition.name,
+                "current": edition == current,
+                "href": f"{to_site_root}{folder(edition, editions)}{target}.html",
+            }
+        )
     return links

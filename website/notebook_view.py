@@ -14,6 +14,7 @@ The site renders the committed notebooks without executing them. What differs fr
 
 Nothing else changes: prose, code and every other stored output are shown as committed.
 """
+
 from __future__ import annotations
 
 import copy
@@ -89,8 +90,13 @@ def site_view(notebook: dict, widget_note: str) -> dict:
         kept = [output for output in cell.get("outputs", []) if not is_widget_output(output)]
         if len(kept) < len(cell.get("outputs", [])):
             cell["outputs"] = kept
-            cells.append({"cell_type": "markdown", "metadata": {"tags": ["toyhw-widget-note"]},
-                          "source": f"```{{note}}\n:class: toyhw-widget-note\n{widget_note}\n```\n"})
+            cells.append(
+                {
+                    "cell_type": "markdown",
+                    "metadata": {"tags": ["toyhw-widget-note"]},
+                    "source": f"```{{note}}\n:class: toyhw-widget-note\n{widget_note}\n```\n",
+                }
+            )
     view["cells"] = cells
     view["metadata"].pop("widgets", None)
     for number, cell in enumerate(view["cells"]):  # the inserted notes need ids; nbformat 4.5 wants them unique
@@ -112,9 +118,9 @@ def glossary_section(notebook: dict, heading: str) -> str | None:
         text = _text(cell["source"])
         found = re.search(rf"^## {re.escape(heading)}\s*$", text, flags=re.MULTILINE)
         if found:
-            rest = text[found.end():]
+            rest = text[found.end() :]
             following = re.search(r"^#{1,2} ", rest, flags=re.MULTILINE)
-            return (rest[:following.start()] if following else rest).strip()
+            return (rest[: following.start()] if following else rest).strip()
     return None
 
 

@@ -11,6 +11,7 @@ language switch and the notebook download button.
   `_templates/toyhw-header.html`.
 - On Sphinx 9.0 the Chinese search gets its English stemmer under the name its script looks for (below).
 """
+
 from __future__ import annotations
 
 import re
@@ -112,9 +113,13 @@ def chinese_search_for_sphinx_9_0() -> type[SearchChinese]:
     but needs Python 3.12; this gives 9.0 the same script: the base and English stemmers, installed as EnglishStemmer.
     """
     scripts = sphinx.search._MINIFIED_JS_PATH
-    code = "\n".join(((scripts / "base-stemmer.js").read_text(encoding="utf-8"),
-                      (scripts / "english-stemmer.js").read_text(encoding="utf-8"),
-                      "window.Stemmer = EnglishStemmer;"))
+    code = "\n".join(
+        (
+            (scripts / "base-stemmer.js").read_text(encoding="utf-8"),
+            (scripts / "english-stemmer.js").read_text(encoding="utf-8"),
+            "window.Stemmer = EnglishStemmer;",
+        )
+    )
     return type("SearchChineseWithItsStemmer", (SearchChinese,), {"js_stemmer_rawcode": "", "js_stemmer_code": code})
 
 

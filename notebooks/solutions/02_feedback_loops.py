@@ -56,6 +56,7 @@ def adviser(q: float) -> Proposer:
 
     q = 0 is exactly `explain` and q = 1 exactly `suggest` (no extra random draw at the ends, so the streams match).
     """
+
     def follow_with_probability_q(feedback: RunFeedback, config: KernelConfig, rng: random.Random) -> KernelConfig:
         if not feedback.ok:
             return proposers.fix_failure(feedback, config, rng)
@@ -66,8 +67,13 @@ def adviser(q: float) -> Proposer:
     return follow_with_probability_q
 
 
-def advice_sweep(qs: Sequence[float] = (0.0, 0.25, 0.5, 0.75, 1.0), rounds: int = 50, p: float = 1.5,
-                 task_seed: int = study.LECTURE_TASK_SEED, n_tasks: int = study.LECTURE_N_TASKS) -> dict[float, float]:
+def advice_sweep(
+    qs: Sequence[float] = (0.0, 0.25, 0.5, 0.75, 1.0),
+    rounds: int = 50,
+    p: float = 1.5,
+    task_seed: int = study.LECTURE_TASK_SEED,
+    n_tasks: int = study.LECTURE_N_TASKS,
+) -> dict[float, float]:
     """Return fast_p after `rounds` rounds of `adviser(q)` for each q (on the lecture's tasks and streams).
 
     Every q below 1 stays close to `explain`: a little freedom to ignore the advice escapes the trap of Think! 3.
@@ -102,8 +108,9 @@ import pandas as pd
 from toyhw.kernels import knobs, study
 
 
-def ceiling_by_trait(p: float = 1.5, task_seed: int = study.LECTURE_TASK_SEED,
-                     n_tasks: int = study.LECTURE_N_TASKS) -> pd.DataFrame:
+def ceiling_by_trait(
+    p: float = 1.5, task_seed: int = study.LECTURE_TASK_SEED, n_tasks: int = study.LECTURE_N_TASKS
+) -> pd.DataFrame:
     """Return, per (fusable, widest legal vector width), how many tasks any config speeds up by more than p.
 
     Also the smallest memory-bound share among the tasks that clear p and the largest among those that do not:
@@ -114,20 +121,30 @@ def ceiling_by_trait(p: float = 1.5, task_seed: int = study.LECTURE_TASK_SEED,
     rows = []
     for i, task in enumerate(study.tasks(task_seed, n_tasks)):
         widest = max(v for v in knobs.KNOBS["vec"] if task.n % v == 0)
-        rows.append({"fusable": task.fusable, "widest vec": widest, "memory-bound": task.memory_bound,
-                     "clears": bool(best[i] > p)})
+        rows.append(
+            {
+                "fusable": task.fusable,
+                "widest vec": widest,
+                "memory-bound": task.memory_bound,
+                "clears": bool(best[i] > p),
+            }
+        )
     frame = pd.DataFrame(rows)
     groups = frame.groupby(["fusable", "widest vec"])
-    return pd.DataFrame({
-        "tasks": groups.size(),
-        f"clear {p:g}x": groups["clears"].sum(),
-        "least memory-bound that clears": groups.apply(
-            lambda g: round(g.loc[g["clears"], "memory-bound"].min(), 2) if g["clears"].any() else np.nan,
-            include_groups=False),
-        "most memory-bound that does not": groups.apply(
-            lambda g: round(g.loc[~g["clears"], "memory-bound"].max(), 2) if (~g["clears"]).any() else np.nan,
-            include_groups=False),
-    })
+    return pd.DataFrame(
+        {
+            "tasks": groups.size(),
+            f"clear {p:g}x": groups["clears"].sum(),
+            "least memory-bound that clears": groups.apply(
+                lambda g: round(g.loc[g["clears"], "memory-bound"].min(), 2) if g["clears"].any() else np.nan,
+                include_groups=False,
+            ),
+            "most memory-bound that does not": groups.apply(
+                lambda g: round(g.loc[~g["clears"], "memory-bound"].max(), 2) if (~g["clears"]).any() else np.nan,
+                include_groups=False,
+            ),
+        }
+    )
 
 
 # The groups in which no task clears 1.5x, whatever the config: the answer the exercise's check reads.

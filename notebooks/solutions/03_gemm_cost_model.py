@@ -33,11 +33,13 @@ def choose(M: int, N: int, K: int) -> GemmConfig:
     return GemmConfig(256, 128, 32, num_warps=8, num_stages=4, split_k=1)
 
 
-def speedup_over_expert(heuristic: Callable[[int, int, int], GemmConfig], shape_list: list[Shape],
-                        table: TimeTable) -> float:
+def speedup_over_expert(
+    heuristic: Callable[[int, int, int], GemmConfig], shape_list: list[Shape], table: TimeTable
+) -> float:
     """Return the geometric-mean speedup of `heuristic` over the expert on `shape_list` (lecture 14's score)."""
-    return report.geomean([table.time(expert.expert_config(s), s) / table.time(heuristic(s.M, s.N, s.K), s)
-                           for s in shape_list])
+    return report.geomean(
+        [table.time(expert.expert_config(s), s) / table.time(heuristic(s.M, s.N, s.K), s) for s in shape_list]
+    )
 
 
 # %% Exercise 2
@@ -47,8 +49,7 @@ from toyhw.gemm import shapes
 from toyhw.gemm.time_table import shared_table
 
 
-def oracle_block_m(gpu_name: str, layer: str = "8B gate_up",
-                   ms: tuple[int, ...] = (16, 24, 48, 64)) -> dict[int, int]:
+def oracle_block_m(gpu_name: str, layer: str = "8B gate_up", ms: tuple[int, ...] = (16, 24, 48, 64)) -> dict[int, int]:
     """Return the oracle's BLOCK_M for `layer` at each M of `ms` on the GPU `gpu_name`.
 
     On H100 the oracle jumps from 16 rows to 64 at M = 24 (it pads rather than use a 32-row tile); on A100 it follows
@@ -103,5 +104,7 @@ def error_without_timing(found: list[validate.Check]) -> dict[str, tuple[float, 
         logs = [abs(math.log(us(c) / c.measurement.measured_us)) for c in members]
         return math.exp(sum(logs) / len(logs)) - 1.0
 
-    return {name: (error(members, lambda c: c.model_us), error(members, lambda c: c.kernel_us))
-            for name, members in groups.items()}
+    return {
+        name: (error(members, lambda c: c.model_us), error(members, lambda c: c.kernel_us))
+        for name, members in groups.items()
+    }

@@ -38,8 +38,11 @@ def stuck_target_share(name: str, seed: int = 0, budget: int = 300) -> float:
     return sum(stuck) / len(stuck)
 
 
-def stuck_target_shares(names: Sequence[str] = ("full", "fb_roofline", "fb_worst3", "no_feedback"),
-                        seeds: Sequence[int] = ablations.SEEDS, budget: int = 300) -> pd.DataFrame:
+def stuck_target_shares(
+    names: Sequence[str] = ("full", "fb_roofline", "fb_worst3", "no_feedback"),
+    seeds: Sequence[int] = ablations.SEEDS,
+    budget: int = 300,
+) -> pd.DataFrame:
     """Return, per variant (rows) and seed (columns), the share of the proposals aimed at a shape stuck for the parent.
 
     Over the first 300 proposals of seeds 0-4 the order is the same on every seed: fb_worst3 below full below
@@ -67,8 +70,14 @@ def stuck_share_by_budget(seed: int = 0, budgets: Sequence[int] = (100, 200, 300
     rows = []
     for budget in budgets:
         t = targeting.targeting(seed, budget)
-        rows.append({"budget": budget, "stuck shapes": t.n_stuck, "roofline": t.share_on_stuck["roofline"],
-                     "best seen": t.share_on_stuck["best"]})
+        rows.append(
+            {
+                "budget": budget,
+                "stuck shapes": t.n_stuck,
+                "roofline": t.share_on_stuck["roofline"],
+                "best seen": t.share_on_stuck["best"],
+            }
+        )
     return pd.DataFrame(rows).set_index("budget")
 
 
@@ -94,8 +103,14 @@ def far_from_roofline(threshold: float = 0.6) -> pd.DataFrame:
         reach = table.roofline(shape) / best
         if reach < threshold:
             cost = gemm_cost.gemm_time(config, shape, table.gpu)
-            rows.append({"shape": shape.label(), "oracle vs_roofline": round(reach, 2), "bound": cost.bound,
-                         "why": gemm_report.distance_reasons(cost, table.gpu.sms)})
+            rows.append(
+                {
+                    "shape": shape.label(),
+                    "oracle vs_roofline": round(reach, 2),
+                    "bound": cost.bound,
+                    "why": gemm_report.distance_reasons(cost, table.gpu.sms),
+                }
+            )
     return pd.DataFrame(rows).sort_values("oracle vs_roofline").reset_index(drop=True)
 
 
@@ -117,8 +132,9 @@ def decode_reach_by_gpu(gpus: Sequence[str] = ("H100", "B200"), seed: int = 0, b
     DRAM term all shrink, but the roofline shrinks more, because it assumes the datasheet's bandwidth.
     """
     t = targeting.targeting(seed, budget)
-    stuck = sorted((r.shape for r in t.rows if r.shape.M <= 16 and r.vs_best > targeting.STUCK),
-                   key=lambda s: (s.name, s.M))
+    stuck = sorted(
+        (r.shape for r in t.rows if r.shape.M <= 16 and r.vs_best > targeting.STUCK), key=lambda s: (s.name, s.M)
+    )
     rows = []
     for shape in stuck:
         row = {"shape": shape.label()}

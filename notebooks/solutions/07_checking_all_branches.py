@@ -44,12 +44,16 @@ def bad_branch_on_a_training_shape(m_min: int = 2000, m_max: int = 4000) -> dict
     covers the training shapes with M = 2048, so running the program finds the problem: a "crash".
     """
     expert = expert_program()
-    program = Program((Rule(GemmConfig(128, 256, 64, 8, 5, 1), m_min=m_min, m_max=m_max),) + expert.rules,
-                      expert.default)
+    program = Program(
+        (Rule(GemmConfig(128, 256, 64, 8, 5, 1), m_min=m_min, m_max=m_max),) + expert.rules, expert.default
+    )
     ctx = ablations.context()
     out = {}
-    for label, check, cascade in (("no check, cascade", False, True), ("no check, no cascade", False, False),
-                                  ("check", True, True)):
+    for label, check, cascade in (
+        ("no check, cascade", False, True),
+        ("no check, no cascade", False, False),
+        ("check", True, True),
+    ):
         result = Evaluator(ctx.train, ctx.table, check_all_branches=check, cascade=cascade).evaluate(program)
         out[label] = (result.status, result.runs)
     return out
@@ -65,8 +69,11 @@ from toyhw.evolve.loop import evolve
 from toyhw.gemm import shapes as shapes_lib
 
 
-def new_shape_crashes(seeds: Sequence[int] = ablations.SEEDS, budget: int = ablations.BUDGET,
-                      new_layers: Sequence[str] = shapes_lib.NEW_LAYERS) -> dict[str, object]:
+def new_shape_crashes(
+    seeds: Sequence[int] = ablations.SEEDS,
+    budget: int = ablations.BUDGET,
+    new_layers: Sequence[str] = shapes_lib.NEW_LAYERS,
+) -> dict[str, object]:
     """Return how the final databases' programs (runs without the branch check) fail on demo 3's kind of new shapes.
 
     The new shapes are the lecture's layers and `new_layers`, each at demo 3's ten new token counts. Keys: "crashing"

@@ -36,8 +36,9 @@ from typing import Sequence
 from toyhw.evolve import ablations, sweep
 
 
-def serial_and_parallel_agree(names: Sequence[str] = ("full", "small_llm"), seeds: Sequence[int] = (0, 1),
-                              budget: int = 100, workers: int = 2) -> dict[str, object]:
+def serial_and_parallel_agree(
+    names: Sequence[str] = ("full", "small_llm"), seeds: Sequence[int] = (0, 1), budget: int = 100, workers: int = 2
+) -> dict[str, object]:
     """Return what a grid gives run serially and on `workers` local processes: kernel runs, and whether all agree.
 
     Only machine-independent results: the runs' histories, best programs and kernel runs (never seconds). Each
@@ -47,7 +48,12 @@ def serial_and_parallel_agree(names: Sequence[str] = ("full", "small_llm"), seed
     serial = [ablations.run_fresh(j.variant, j.seed, j.budget) for j in jobs]
     with concurrent.futures.ProcessPoolExecutor(workers) as pool:
         parallel = sweep.run_grid(jobs, executor=pool)
-    same = all(a.history == b.history and a.best == b.best and a.kernel_runs == b.kernel_runs
-               for a, b in zip(serial, parallel))
-    return {"runs": len(jobs), "kernel runs, serial": sum(r.kernel_runs for r in serial),
-            "kernel runs, parallel": sum(r.kernel_runs for r in parallel), "identical": same}
+    same = all(
+        a.history == b.history and a.best == b.best and a.kernel_runs == b.kernel_runs for a, b in zip(serial, parallel)
+    )
+    return {
+        "runs": len(jobs),
+        "kernel runs, serial": sum(r.kernel_runs for r in serial),
+        "kernel runs, parallel": sum(r.kernel_runs for r in parallel),
+        "identical": same,
+    }

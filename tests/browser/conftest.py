@@ -9,6 +9,7 @@ machine could read it): another user of the machine cannot run code in it while 
 Where Chromium is missing the tests skip with the reason (tools/ensure_chromium.sh writes it); under CI (CI=true) or
 with TOYHW_REQUIRE_BROWSER=1 they fail instead, so a CI run can never pass without having run them.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -61,8 +62,10 @@ def _why_no_browser() -> str | None:
     if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
         if CHROMIUM_MISSING_NOTE.exists():  # tools/ensure_chromium.sh tried, and says why it could not install it
             return CHROMIUM_MISSING_NOTE.read_text().strip()
-        return (f"Chromium not found at {CHROMIUM} (Debian package `chromium`; `make test` runs "
-                "tools/ensure_chromium.sh, which installs it when run as root)")
+        return (
+            f"Chromium not found at {CHROMIUM} (Debian package `chromium`; `make test` runs "
+            "tools/ensure_chromium.sh, which installs it when run as root)"
+        )
     return None
 
 
@@ -167,8 +170,12 @@ def _isolated_env(base: pathlib.Path) -> dict[str, str]:
     env = dict(os.environ)
     for name in ("JUPYTER_PATH", "JUPYTER_CONFIG_PATH", "MPLBACKEND", "JUPYTER_TOKEN", "PYTHONSTARTUP"):
         env.pop(name, None)
-    for name, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"),
-                      ("JUPYTER_RUNTIME_DIR", "runtime"), ("IPYTHONDIR", "ipython")):
+    for name, sub in (
+        ("JUPYTER_CONFIG_DIR", "config"),
+        ("JUPYTER_DATA_DIR", "data"),
+        ("JUPYTER_RUNTIME_DIR", "runtime"),
+        ("IPYTHONDIR", "ipython"),
+    ):
         (base / sub).mkdir(parents=True, exist_ok=True)
         env[name] = str(base / sub)
     env["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
@@ -225,17 +232,26 @@ def _wait_until_up(proc: subprocess.Popen, url: str, log: pathlib.Path) -> None:
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         time.sleep(0.3)
-    raise RuntimeError(f"server not up at {url} after {SERVER_START_TIMEOUT:.0f} s; log ({log}):\n"
-                       f"{log.read_text()[-3000:]}")
+    raise RuntimeError(
+        f"server not up at {url} after {SERVER_START_TIMEOUT:.0f} s; log ({log}):\n{log.read_text()[-3000:]}"
+    )
 
 
-def _serve(cmd: list[str], base: pathlib.Path, root: pathlib.Path, port: int, ready_path: str,
-           log: pathlib.Path) -> Iterator[Server]:
+def _serve(
+    cmd: list[str], base: pathlib.Path, root: pathlib.Path, port: int, ready_path: str, log: pathlib.Path
+) -> Iterator[Server]:
     server = Server(url=f"http://127.0.0.1:{port}", root=root, log=log, token=secrets.token_urlsafe(32))
     env = {**_isolated_env(base), "JUPYTER_TOKEN": server.token}  # read by jupyter_server's identity provider
     with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            cmd,
+            cwd=root,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         _wait_until_up(proc, server.address(ready_path), log)
         yield server
@@ -264,10 +280,20 @@ def lab_server(browser, tmp_path_factory: pytest.TempPathFactory, artifacts: pat
     base = tmp_path_factory.mktemp("lab")
     root = _throwaway_root(base)
     port = _free_port()
-    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-           "--ServerApp.port_retries=0", "--ServerApp.password=",
-           f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True",
-           f"--LabApp.app_settings_dir={lab_settings(base)}", *_root_flags()]
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        "--ServerApp.password=",
+        f"--ServerApp.root_dir={root}",
+        "--LabApp.expose_app_in_browser=True",
+        f"--LabApp.app_settings_dir={lab_settings(base)}",
+        *_root_flags(),
+    ]
     yield from _serve(cmd, base, root, port, "/api/status", artifacts / "jupyterlab.log")
 
 
@@ -278,8 +304,18 @@ def voila_server(browser, tmp_path_factory: pytest.TempPathFactory, artifacts: p
     base = tmp_path_factory.mktemp("voila")
     root = _throwaway_root(base)
     port = _free_port()
-    cmd = [sys.executable, "-m", "voila", str(root / "notebooks"), "--no-browser", "--Voila.ip=127.0.0.1",
-           f"--port={port}", "--Voila.port_retries=0", "--Voila.auto_token=True", "--show_tracebacks=True"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "voila",
+        str(root / "notebooks"),
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--port={port}",
+        "--Voila.port_retries=0",
+        "--Voila.auto_token=True",
+        "--show_tracebacks=True",
+    ]
     yield from _serve(cmd, base, root, port, "/", artifacts / "voila.log")
 
 
@@ -290,8 +326,9 @@ def site_server(browser, built_site, artifacts: pathlib.Path) -> Iterator[Server
     log = artifacts / "site-server.log"
     cmd = [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(built_site.root), str(port)]
     with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
     try:
         _wait_until_up(proc, f"http://127.0.0.1:{port}/index.html", log)
         yield Server(url=f"http://127.0.0.1:{port}", root=built_site.root, log=log, token="")

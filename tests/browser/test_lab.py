@@ -2,6 +2,7 @@
 
 Run just these with `.venv/bin/python -m pytest -m browser`; screenshots land in test-artifacts/lab-*.png.
 """
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,16 @@ import urllib.request
 
 import pytest
 
-from widget_driver import (CJK, exercise_panels, has_widget_cells, is_chinese_edition, notebook_id, notebooks,
-                           page_errors, served_name)
+from widget_driver import (
+    CJK,
+    exercise_panels,
+    has_widget_cells,
+    is_chinese_edition,
+    notebook_id,
+    notebooks,
+    page_errors,
+    served_name,
+)
 
 NOTEBOOKS = notebooks()
 RUN_ALL_TIMEOUT = 300.0  # seconds; each notebook runs in well under a minute
@@ -145,12 +154,16 @@ def test_notebook_in_jupyterlab(path: pathlib.Path, lab_server, page, artifacts:
             assert moves, f"{path.name} has widget cells but no panel (controls plus an Output) was found"
         assert not page_errors(page)
         if is_chinese_edition(path) and has_widget_cells(path):
-            labels = page.evaluate("() => Array.from(document.querySelectorAll('.widget-label, .widget-dropdown "
-                                   "option, .widget-button, .widget-toggle-button')).map(e => e.innerText).join(' ')")
+            labels = page.evaluate(
+                "() => Array.from(document.querySelectorAll('.widget-label, .widget-dropdown "
+                "option, .widget-button, .widget-toggle-button')).map(e => e.innerText).join(' ')"
+            )
             assert CJK.search(labels), f"{served_name(path)}: no Chinese widget label on screen: {labels[:200]!r}"
-        print(f"\n{path.name}: opened and ran in {ran:.1f} s; {len(moves)} moves in "
-              f"{time.monotonic() - start - ran:.1f} s: " + "; ".join(f"[{m.panel}] {m.control} ({m.seconds} s)"
-                                                                       for m in moves))
+        print(
+            f"\n{path.name}: opened and ran in {ran:.1f} s; {len(moves)} moves in "
+            f"{time.monotonic() - start - ran:.1f} s: "
+            + "; ".join(f"[{m.panel}] {m.control} ({m.seconds} s)" for m in moves)
+        )
     except Exception:
         page.screenshot(path=str(artifacts / f"lab-{notebook_id(path).replace('/', '-')}-FAILED.png"))
         raise

@@ -2,6 +2,7 @@
 
 Screenshots land in test-artifacts/voila-*.png.
 """
+
 from __future__ import annotations
 
 import pathlib
@@ -12,8 +13,16 @@ import urllib.request
 import pytest
 
 from exercise_cells import INSTRUCTION, ZH_INSTRUCTION
-from widget_driver import (CJK, exercise_panels, has_widget_cells, is_chinese_edition, notebooks, page_errors,
-                           served_name, notebook_id)
+from widget_driver import (
+    CJK,
+    exercise_panels,
+    has_widget_cells,
+    is_chinese_edition,
+    notebooks,
+    page_errors,
+    served_name,
+    notebook_id,
+)
 
 # The app views a lecturer projects: every notebook, and the feedback loops (02) and the AlphaEvolve ablations (04)
 # above all (test_app_notebooks_include_the_lectures_demos). Voila runs each notebook once more: about 10 s each.
@@ -74,21 +83,25 @@ def _check_app(path: pathlib.Path, voila_server, page, artifacts: pathlib.Path) 
     page.screenshot(path=str(artifacts / f"voila-{notebook_id(path).replace('/', '-')}.png"))
     problems = page_errors(page)
     assert not problems, f"{path.name} as an app shows errors:\n" + "\n".join(problems)
-    assert page.locator(".jp-CodeCell:not(.jp-mod-noInput), .jp-InputArea-editor, .cm-editor").count() == 0, \
+    assert page.locator(".jp-CodeCell:not(.jp-mod-noInput), .jp-InputArea-editor, .cm-editor").count() == 0, (
         "the app shows code"
+    )
     _check_reads_as_an_app(path, page)
     if is_chinese_edition(path) and has_widget_cells(path):
-        labels = page.evaluate("() => Array.from(document.querySelectorAll('.widget-label, .widget-dropdown option, "
-                               ".widget-button, .widget-toggle-button')).map(e => e.innerText).join(' ')")
+        labels = page.evaluate(
+            "() => Array.from(document.querySelectorAll('.widget-label, .widget-dropdown option, "
+            ".widget-button, .widget-toggle-button')).map(e => e.innerText).join(' ')"
+        )
         assert CJK.search(labels), f"{served_name(path)}: no Chinese widget label on screen: {labels[:200]!r}"
     moves = exercise_panels(page, artifacts, f"voila-{notebook_id(path).replace('/', '-')}")
     if has_widget_cells(path):
         assert moves, f"{path.name} has widget cells but the app has no widget panel to move"
     assert not page_errors(page)
-    print(f"\n{path.name} in Voila: rendered in {ran:.1f} s; {len(moves)} moves in "
-          f"{time.monotonic() - start - ran:.1f} s: "
-          + "; ".join(f"[{m.panel}] {m.control} ({m.seconds} s)" for m in moves))
-
+    print(
+        f"\n{path.name} in Voila: rendered in {ran:.1f} s; {len(moves)} moves in "
+        f"{time.monotonic() - start - ran:.1f} s: "
+        + "; ".join(f"[{m.panel}] {m.control} ({m.seconds} s)" for m in moves)
+    )
 
 
 def _check_reads_as_an_app(path: pathlib.Path, page) -> None:

@@ -6,6 +6,7 @@ does not resolve, any collapsed answer that is open before a click or does not o
 that is not in its edition's language. The search finds a term of each edition and its first hit opens.
 Screenshots land in test-artifacts/site-<edition>-<page>.png.
 """
+
 from __future__ import annotations
 
 import functools
@@ -85,8 +86,14 @@ class Reader:
         self.page = self.context.new_page()
         self.page.on("console", lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None)
         self.page.on("pageerror", lambda err: self.errors.append(f"page error: {err}"))
-        self.page.on("requestfailed", lambda r: self.errors.append(f"request failed: {r.url} ({r.failure})")
-                     if urllib.parse.urlsplit(r.url).hostname in LOOPBACK else None)
+        self.page.on(
+            "requestfailed",
+            lambda r: (
+                self.errors.append(f"request failed: {r.url} ({r.failure})")
+                if urllib.parse.urlsplit(r.url).hostname in LOOPBACK
+                else None
+            ),
+        )
         self.page.on("response", lambda r: self.errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
 
     def _route(self, route) -> None:
@@ -135,8 +142,9 @@ def _language_problem(page, edition) -> str | None:
 
 
 @pytest.mark.browser
-def test_every_page_reads_offline_with_working_links_images_and_answers(browser, built_site, site_server,
-                                                                        artifacts: pathlib.Path):
+def test_every_page_reads_offline_with_working_links_images_and_answers(
+    browser, built_site, site_server, artifacts: pathlib.Path
+):
     problems: dict[str, list[str]] = {}
     links: dict[str, set[str]] = {}
     opened = 0
@@ -169,7 +177,7 @@ def test_every_page_reads_offline_with_working_links_images_and_answers(browser,
                 problems[f"{edition.code}/{name}"] = found
             opened += 1
     for link, sources in sorted(links.items()):
-        why = _unresolved(link[len(site_server.url):], site_server.url, built_site.root)
+        why = _unresolved(link[len(site_server.url) :], site_server.url, built_site.root)
         if why:
             for source in sorted(sources):
                 problems.setdefault(source, []).append(f"link does not resolve: {why}")
@@ -178,8 +186,9 @@ def test_every_page_reads_offline_with_working_links_images_and_answers(browser,
 
 
 @pytest.mark.browser
-def test_search_finds_a_term_of_each_edition_and_its_first_hit_opens(browser, built_site, site_server,
-                                                                     artifacts: pathlib.Path):
+def test_search_finds_a_term_of_each_edition_and_its_first_hit_opens(
+    browser, built_site, site_server, artifacts: pathlib.Path
+):
     for edition in built_site.editions:
         term = SEARCH_TERMS.get(edition.code)
         assert term, f"edition {edition.code} has no search term in SEARCH_TERMS"

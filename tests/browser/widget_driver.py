@@ -6,6 +6,7 @@ Output. After each move the panel must redraw and show no error: fresh output no
 card (a control may change only the card). In a panel with a plot at least one move must change an image's
 `src`.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -125,7 +126,7 @@ def page_errors(page: Page) -> list[str]:
         lines = text.splitlines()
         for i, line in enumerate(lines):
             if TRACEBACK in line or "There was an error when executing cell" in line:
-                problems.setdefault("\n".join(lines[max(0, i - 1):i + 12]), where)
+                problems.setdefault("\n".join(lines[max(0, i - 1) : i + 12]), where)
     return [f"{where}: {shown}" for shown, where in problems.items()]
 
 
@@ -253,8 +254,9 @@ def exercise_panels(page: Page, artifacts: pathlib.Path, prefix: str) -> list[Mo
             moves.append(Move(panel, what, round(time.monotonic() - start, 2), src_changed))
             changed = changed or src_changed
         has_plot = bool(panel_loc.evaluate(_STATE)["srcs"])
-        assert changed or not has_plot, \
+        assert changed or not has_plot, (
             f"panel {panel}: no move changed its plot ({[m.control for m in moves if m.panel == panel]})"
+        )
         panel_loc.evaluate("el => el.scrollIntoView({block: 'start'})")
         page.wait_for_timeout(300)
         page.screenshot(path=str(artifacts / f"{prefix}-panel{panel}.png"))

@@ -4,6 +4,7 @@ answers hold what the exercises' answers say.
 Why: a check that raises shows a student a traceback instead of a sentence, and a check that passes a wrong answer
 teaches the wrong thing; the notebook's stored check outputs only show the stubs.
 """
+
 from __future__ import annotations
 
 import random
@@ -41,22 +42,33 @@ def _assert_passes(verdict: Verdict) -> None:
 
 # ----- Exercise 1
 
+
 def test_exercise_1_passes_the_solution_and_a_numpy_answer():
     _assert_passes(checks.exercise_1(SOLUTION.correct_and_faster_share))
-    _assert_passes(checks.exercise_1(lambda s, p=1.0: np.float64(
-        np.mean(np.asarray(s) > p) / np.mean(np.asarray(s) > 0)) if np.any(np.asarray(s) > 0) else 0.0))
+    _assert_passes(
+        checks.exercise_1(
+            lambda s, p=1.0: (
+                np.float64(np.mean(np.asarray(s) > p) / np.mean(np.asarray(s) > 0))
+                if np.any(np.asarray(s) > 0)
+                else 0.0
+            )
+        )
+    )
 
 
-@pytest.mark.parametrize("answer,words", [
-    (_stub, ("stub",)),
-    (_raises, ("KeyError",)),
-    (lambda s, p=1.0: "0.76", ("not a number",)),
-    (lambda s, p=1.0: None, ("not a number",)),
-    (lambda s, p=1.0: metrics.fast_p(s, p), ("fast_p / fast_0",)),  # fast_p itself, not the share
-    (lambda s, p=1.0: metrics.fast_p(s, p) / metrics.fast_p(s, 0.0), ("ZeroDivisionError",)),  # no correct kernel
-    (lambda s, p=1.0: metrics.fast_p(s, 1.0) / max(metrics.fast_p(s, 0.0), 1e-9), ("p = 1.5",)),  # ignores p
-    (lambda s: 0.5, ("TypeError",)),  # takes no p
-])
+@pytest.mark.parametrize(
+    "answer,words",
+    [
+        (_stub, ("stub",)),
+        (_raises, ("KeyError",)),
+        (lambda s, p=1.0: "0.76", ("not a number",)),
+        (lambda s, p=1.0: None, ("not a number",)),
+        (lambda s, p=1.0: metrics.fast_p(s, p), ("fast_p / fast_0",)),  # fast_p itself, not the share
+        (lambda s, p=1.0: metrics.fast_p(s, p) / metrics.fast_p(s, 0.0), ("ZeroDivisionError",)),  # no correct kernel
+        (lambda s, p=1.0: metrics.fast_p(s, 1.0) / max(metrics.fast_p(s, 0.0), 1e-9), ("p = 1.5",)),  # ignores p
+        (lambda s: 0.5, ("TypeError",)),  # takes no p
+    ],
+)
 def test_exercise_1_fails_wrong_answers_without_raising(answer, words):
     _assert_fails(checks.exercise_1(answer), *words)
 
@@ -67,10 +79,12 @@ def test_exercise_1_sees_an_answer_that_changes_its_input():
         if isinstance(speedups, list):
             speedups.clear()
         return share
+
     _assert_passes(checks.exercise_1(emptying))
 
 
 # ----- Exercise 2
+
 
 def test_exercise_2_passes_the_solution_and_says_what_changed():
     verdict = checks.exercise_2(SOLUTION.calm_config)
@@ -83,15 +97,18 @@ def _redrawn(rng: random.Random) -> knobs.KernelConfig:
     return knobs.random_config(rng) if config.tile == 64 else config  # a second draw: not the same stream
 
 
-@pytest.mark.parametrize("answer,words", [
-    (_stub, ("stub",)),
-    (_raises, ("KeyError",)),
-    (knobs.random_config, ("tile is 64",)),  # the eager writer itself (the notebook's stub)
-    (lambda rng: knobs.random_config(rng).replace(tile=32), ("tile is 32", "16")),  # every tile made 32
-    (_redrawn, ("task 1",)),
-    (lambda rng: knobs.random_config(rng).as_dict(), ("not a knobs.KernelConfig",)),
-    (lambda: knobs.DEFAULT, ("TypeError",)),
-])
+@pytest.mark.parametrize(
+    "answer,words",
+    [
+        (_stub, ("stub",)),
+        (_raises, ("KeyError",)),
+        (knobs.random_config, ("tile is 64",)),  # the eager writer itself (the notebook's stub)
+        (lambda rng: knobs.random_config(rng).replace(tile=32), ("tile is 32", "16")),  # every tile made 32
+        (_redrawn, ("task 1",)),
+        (lambda rng: knobs.random_config(rng).as_dict(), ("not a knobs.KernelConfig",)),
+        (lambda: knobs.DEFAULT, ("TypeError",)),
+    ],
+)
 def test_exercise_2_fails_wrong_answers_without_raising(answer, words):
     _assert_fails(checks.exercise_2(answer), *words)
 
@@ -111,6 +128,7 @@ def test_the_calm_writer_changes_only_the_tile_and_wins_everywhere():
 
 # ----- Exercise 3
 
+
 def test_exercise_3_passes_the_solution():
     verdict = checks.exercise_3(SOLUTION.one_explained_fix)
     _assert_passes(verdict)
@@ -122,16 +140,19 @@ def _fixes_everything(report, seed=0):
     return {"failing": failing, "correct after one fix": failing, "still failing": 0}
 
 
-@pytest.mark.parametrize("answer,words", [
-    (_stub, ("stub",)),
-    (_raises, ("KeyError",)),
-    (lambda report, seed=0: [116, 86, 30], ("not a dict",)),
-    (lambda report, seed=0: {"failing": 116, "fixed": 86, "still failing": 30}, ("'correct after one fix'",)),
-    (lambda report, seed=0: {"failing": 116, "correct after one fix": 86.5, "still failing": 29.5}, ("whole",)),
-    (lambda report, seed=0: {"failing": 200, "correct after one fix": 170, "still failing": 30}, ("116",)),
-    (lambda report, seed=0: {"failing": 116, "correct after one fix": 86, "still failing": 31}, ("add up",)),
-    (_fixes_everything, ("'correct after one fix' is 116",)),
-])
+@pytest.mark.parametrize(
+    "answer,words",
+    [
+        (_stub, ("stub",)),
+        (_raises, ("KeyError",)),
+        (lambda report, seed=0: [116, 86, 30], ("not a dict",)),
+        (lambda report, seed=0: {"failing": 116, "fixed": 86, "still failing": 30}, ("'correct after one fix'",)),
+        (lambda report, seed=0: {"failing": 116, "correct after one fix": 86.5, "still failing": 29.5}, ("whole",)),
+        (lambda report, seed=0: {"failing": 200, "correct after one fix": 170, "still failing": 30}, ("116",)),
+        (lambda report, seed=0: {"failing": 116, "correct after one fix": 86, "still failing": 31}, ("add up",)),
+        (_fixes_everything, ("'correct after one fix' is 116",)),
+    ],
+)
 def test_exercise_3_fails_wrong_answers_without_raising(answer, words):
     _assert_fails(checks.exercise_3(answer), *words)
 
@@ -144,6 +165,7 @@ def test_one_explained_fix_repairs_exactly_the_single_rule_failures():
 
 
 # ----- Exercise 1's answer
+
 
 def test_correct_and_faster_share_ignores_failures_and_so_rewards_handing_in_less():
     s = study.one_shot().speedups()

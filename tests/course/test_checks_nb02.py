@@ -3,6 +3,7 @@
 Each check fails on a wrong, raising or ill-typed answer with a one-line verdict (never a traceback) and passes on
 the solution file's answer; the solutions' results are the ones the notebook's answers quote.
 """
+
 import numpy as np
 import pytest
 
@@ -35,16 +36,27 @@ def _one_line(verdict: Verdict, ok: bool) -> None:
 
 # ----- the checks pass on the solutions
 
-@pytest.mark.parametrize("k, name", [(1, "my_proposer"), (2, "adviser"), (3, "vec_one_proposer"), (4, "hopeless"),
-                                     (5, "misreading_explain")])
+
+@pytest.mark.parametrize(
+    "k, name", [(1, "my_proposer"), (2, "adviser"), (3, "vec_one_proposer"), (4, "hopeless"), (5, "misreading_explain")]
+)
 def test_every_check_passes_on_the_solution_file(k, name):
     _one_line(getattr(checks, f"exercise_{k}")(getattr(SOLUTIONS, name)), True)
 
 
 # ----- and fails, in one line, on anything else
 
-BAD = [object(), None, 3, "explain", _stub, lambda feedback, config, rng: 1 / 0, lambda feedback, config, rng: None,
-       lambda feedback, config, rng: config, lambda *args: (_ for _ in ()).throw(TypeError("boom"))]
+BAD = [
+    object(),
+    None,
+    3,
+    "explain",
+    _stub,
+    lambda feedback, config, rng: 1 / 0,
+    lambda feedback, config, rng: None,
+    lambda feedback, config, rng: config,
+    lambda *args: (_ for _ in ()).throw(TypeError("boom")),
+]
 
 
 @pytest.mark.parametrize("bad", BAD)
@@ -61,8 +73,19 @@ def test_exercise_1_fails_on_the_starting_point_and_on_a_built_in():
     assert "0.980" in str(checks.exercise_1(SOLUTIONS.directed_proposer))
 
 
-@pytest.mark.parametrize("bad", [None, 3, _stub, lambda q: None, lambda q: proposers.explain,
-                                 lambda q: proposers.suggest, lambda q: 1 / 0, lambda q: _stub])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        3,
+        _stub,
+        lambda q: None,
+        lambda q: proposers.explain,
+        lambda q: proposers.suggest,
+        lambda q: 1 / 0,
+        lambda q: _stub,
+    ],
+)
 def test_exercise_2_fails_unless_both_ends_are_the_built_ins(bad):
     _one_line(checks.exercise_2(bad), False)
 
@@ -73,7 +96,9 @@ def test_exercise_2_fails_on_an_adviser_that_draws_at_the_ends():
             if not feedback.ok:
                 return proposers.fix_failure(feedback, config, rng)
             return proposers.suggest(feedback, config, rng) if rng.random() < q else knobs.mutate(config, rng)
+
         return propose
+
     _one_line(checks.exercise_2(noisy), False)
 
 
@@ -88,15 +113,27 @@ def test_exercise_5_fails_on_explain_and_on_scalar():
     _one_line(checks.exercise_5(lambda f, c, rng: knobs.mutate(c, rng)), False)  # reads nothing
 
 
-@pytest.mark.parametrize("bad", [None, 3, "ab", {(True, 4)}, {(False, 1)}, {(False, 1), (False, 2), (True, 4)},
-                                 {(False, 8)}, [(1, 2, 3)], {("x", "y")}, set()])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        3,
+        "ab",
+        {(True, 4)},
+        {(False, 1)},
+        {(False, 1), (False, 2), (True, 4)},
+        {(False, 8)},
+        [(1, 2, 3)],
+        {("x", "y")},
+        set(),
+    ],
+)
 def test_exercise_4_fails_on_a_wrong_set(bad):
     _one_line(checks.exercise_4(bad), False)
 
 
 def test_exercise_4_accepts_any_iterable_of_the_right_pairs():
     _one_line(checks.exercise_4([(False, 2), (0, 1)]), True)
-
 
 
 def _fast(proposer, rounds):
@@ -128,7 +165,9 @@ def test_repairing_vector_widths_with_1_costs_only_tasks_of_size_1002_and_only_e
     assert len(differ) == 19 and all(TASKS[i].n == 1002 and vec5[i] < exp5[i] for i in differ)
     assert (metrics.fast_p(exp5, 1.0), metrics.fast_p(vec5, 1.0)) == (0.83, 0.82)
     assert (metrics.fast_p(exp5, 1.5), metrics.fast_p(vec5, 1.5)) == (0.24, 0.23)
-    assert optimize.speedups_after(TASKS, 50, SOLUTIONS.vec_one_proposer) == optimize.speedups_after(TASKS, 50, "explain")
+    assert optimize.speedups_after(TASKS, 50, SOLUTIONS.vec_one_proposer) == optimize.speedups_after(
+        TASKS, 50, "explain"
+    )
 
 
 def test_the_ceiling_is_decided_by_fusability_vector_width_and_memory_boundness():

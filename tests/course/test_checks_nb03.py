@@ -1,4 +1,5 @@
 """Notebook 03's exercise checks say ✗ to the stubs and to wrong answers, ✓ to the solution file, and never raise."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -51,6 +52,7 @@ NOT_FUNCTIONS = (None, 3, "choose", [1, 2])
 
 # ----- Exercise 1: a heuristic that beats the expert
 
+
 def test_exercise_1_passes_the_solution_and_names_both_scores():
     verdict = checks.exercise_1(solutions().choose)
     _passes(verdict)
@@ -71,8 +73,13 @@ def test_exercise_1_fails_the_stub_the_expert_and_bad_heuristics():
     table = shared_table("H100")
     _fails(checks.exercise_1(lambda M, N, K: table.oracle(shapes.Shape("x", M, N, K))[0]), "different configs")
     # telling layers apart by anything but the narrow-layer test
-    _fails(checks.exercise_1(lambda M, N, K: dataclasses.replace(solutions().choose(M, N, K),
-                                                                 num_stages=3 if K > 8000 else 4)), "narrow-layer")
+    _fails(
+        checks.exercise_1(
+            lambda M, N, K: dataclasses.replace(solutions().choose(M, N, K), num_stages=3 if K > 8000 else 4)
+        ),
+        "narrow-layer",
+    )
+
     # the narrow-layer test changing more than split-K
     def narrow_stages(M: int, N: int, K: int) -> GemmConfig:
         config = solutions().choose(M, N, K)
@@ -84,6 +91,7 @@ def test_exercise_1_fails_the_stub_the_expert_and_bad_heuristics():
 
 
 # ----- Exercise 2: Hopper against Ampere
+
 
 def test_exercise_2_passes_the_solution_and_fails_wrong_tiles():
     _passes(checks.exercise_2(solutions().oracle_block_m))
@@ -97,6 +105,7 @@ def test_exercise_2_passes_the_solution_and_fails_wrong_tiles():
 
 
 # ----- Exercise 3: vLLM's ranks at another latency
+
 
 def test_exercise_3_passes_the_solution_and_names_the_moving_entry():
     verdict = checks.exercise_3(solutions().vllm_ranks_at)
@@ -116,6 +125,7 @@ def test_exercise_3_fails_the_shared_table_and_bad_values():
 
 
 # ----- Exercise 4: the error without the timing methods
+
 
 def test_exercise_4_passes_the_solution():
     verdict = checks.exercise_4(solutions().error_without_timing)

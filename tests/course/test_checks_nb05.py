@@ -1,5 +1,6 @@
 """Notebook 05's exercise checks say ✗ to the stubs and to wrong answers, ✓ to the solution file, and never raise;
 the solution file's answers hold what the exercises' Answer blocks say about them."""
+
 from __future__ import annotations
 
 import functools
@@ -39,6 +40,7 @@ def _passes(verdict: Verdict) -> None:
 
 # ----- Exercise 1: the tournament's share of the best
 
+
 def test_exercise_1_passes_the_solution_and_fails_the_stub():
     _passes(checks.exercise_1(solutions().best_share))
 
@@ -50,20 +52,35 @@ def test_exercise_1_passes_the_solution_and_fails_the_stub():
     assert "stub" in verdict.reason
 
 
-@pytest.mark.parametrize("answer", [
-    lambda k: 0.5,                                   # a constant share
-    lambda k: k / 25,                                # the union bound, too high for k > 1
-    lambda k: 1 - (1 - 1 / 25) ** k + 0.02,          # off by two points
-    lambda k: "11.5%",                               # a string
-    lambda k: None,
-    lambda k: pd.DataFrame({"measured": [0.1] * 4}),  # a table instead of a share
-    lambda k: float("nan"),
-    lambda k: 11.5,                                  # a percentage, not a share
-    lambda k: True,
-    lambda k: 1 / 0,                                 # raises ZeroDivisionError
-    lambda: 0.04,                                    # takes no k: TypeError
-], ids=["constant", "union-bound", "two-points-off", "string", "none", "frame", "nan", "percent", "bool", "raises",
-        "no-argument"])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        lambda k: 0.5,  # a constant share
+        lambda k: k / 25,  # the union bound, too high for k > 1
+        lambda k: 1 - (1 - 1 / 25) ** k + 0.02,  # off by two points
+        lambda k: "11.5%",  # a string
+        lambda k: None,
+        lambda k: pd.DataFrame({"measured": [0.1] * 4}),  # a table instead of a share
+        lambda k: float("nan"),
+        lambda k: 11.5,  # a percentage, not a share
+        lambda k: True,
+        lambda k: 1 / 0,  # raises ZeroDivisionError
+        lambda: 0.04,  # takes no k: TypeError
+    ],
+    ids=[
+        "constant",
+        "union-bound",
+        "two-points-off",
+        "string",
+        "none",
+        "frame",
+        "nan",
+        "percent",
+        "bool",
+        "raises",
+        "no-argument",
+    ],
+)
 def test_exercise_1_fails_wrong_answers_without_raising(answer):
     _fails(checks.exercise_1(answer))
 
@@ -88,6 +105,7 @@ def test_the_measured_tournament_shares_agree_with_the_formula():
 
 # ----- Exercise 2: what the cascade cut
 
+
 def test_exercise_2_passes_the_solution_and_fails_the_stub():
     sol = solutions()
     _passes(checks.exercise_2(sol.beat_parent, sol.beat_best))
@@ -96,13 +114,22 @@ def test_exercise_2_passes_the_solution_and_fails_the_stub():
     _fails(checks.exercise_2(sol.beat_parent, None))
 
 
-@pytest.mark.parametrize("answer", [
-    lambda sol: (sol.beat_parent + 1, sol.beat_best),
-    lambda sol: (sol.beat_parent, sol.beat_best + 1),
-    lambda sol: (sol.beat_parent, len(sol.cut_programs)),
-    lambda sol: (-1, 0), lambda sol: (2.5, 0), lambda sol: ("5", "0"), lambda sol: (math.nan, 0),
-    lambda sol: (math.inf, 0), lambda sol: (True, False), lambda sol: ([5], [0]),
-], ids=["parent-off", "best-off", "best-is-cut", "negative", "fraction", "strings", "nan", "inf", "bools", "lists"])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        lambda sol: (sol.beat_parent + 1, sol.beat_best),
+        lambda sol: (sol.beat_parent, sol.beat_best + 1),
+        lambda sol: (sol.beat_parent, len(sol.cut_programs)),
+        lambda sol: (-1, 0),
+        lambda sol: (2.5, 0),
+        lambda sol: ("5", "0"),
+        lambda sol: (math.nan, 0),
+        lambda sol: (math.inf, 0),
+        lambda sol: (True, False),
+        lambda sol: ([5], [0]),
+    ],
+    ids=["parent-off", "best-off", "best-is-cut", "negative", "fraction", "strings", "nan", "inf", "bools", "lists"],
+)
 def test_exercise_2_fails_wrong_answers_without_raising(answer):
     _fails(checks.exercise_2(*answer(solutions())))
 
@@ -119,6 +146,7 @@ def test_the_cascade_cut_a_quarter_of_the_proposals_and_never_the_next_best_prog
 
 # ----- Exercise 3: how the prompt grows
 
+
 def test_exercise_3_passes_the_solution_and_fails_the_stub():
     sol = solutions()
     _passes(checks.exercise_3(sol.tokens, sol.grows_most))
@@ -127,16 +155,29 @@ def test_exercise_3_passes_the_solution_and_fails_the_stub():
     _fails(checks.exercise_3(sol.tokens, None))
 
 
-@pytest.mark.parametrize("tokens, grows_most", [
-    ("off-by-one", "inspirations"), ("missing", "inspirations"), ([2849, 2945, 3768, 6655], "inspirations"),
-    (None, "inspirations"), ("strings", "inspirations"), ("right", "feedback"), ("right", "the code"),
-    ("right", 7014), ("right", ["inspirations"]),
-], ids=["off-by-one", "missing-step", "list", "none", "strings", "wrong-part", "unknown-part", "number", "list-part"])
+@pytest.mark.parametrize(
+    "tokens, grows_most",
+    [
+        ("off-by-one", "inspirations"),
+        ("missing", "inspirations"),
+        ([2849, 2945, 3768, 6655], "inspirations"),
+        (None, "inspirations"),
+        ("strings", "inspirations"),
+        ("right", "feedback"),
+        ("right", "the code"),
+        ("right", 7014),
+        ("right", ["inspirations"]),
+    ],
+    ids=["off-by-one", "missing-step", "list", "none", "strings", "wrong-part", "unknown-part", "number", "list-part"],
+)
 def test_exercise_3_fails_wrong_answers_without_raising(tokens, grows_most):
     right = dict(solutions().tokens)
-    made = {"right": right, "off-by-one": {k: v + 1 for k, v in right.items()},
-            "missing": {k: v for k, v in right.items() if k != 1000},
-            "strings": {k: str(v) for k, v in right.items()}}
+    made = {
+        "right": right,
+        "off-by-one": {k: v + 1 for k, v in right.items()},
+        "missing": {k: v for k, v in right.items() if k != 1000},
+        "strings": {k: str(v) for k, v in right.items()},
+    }
     _fails(checks.exercise_3(made.get(tokens, tokens) if isinstance(tokens, str) else tokens, grows_most))
 
 

@@ -2,6 +2,7 @@
 
 Also what the solutions compute, as the notebook's Answer blocks state it (tests/prose/nb06.py checks their numbers).
 """
+
 from __future__ import annotations
 
 import pandas as pd
@@ -41,9 +42,11 @@ def test_the_solution_passes(k):
 
 
 @pytest.mark.parametrize("k", sorted(SOLVED))
-@pytest.mark.parametrize("answer", [_stub, _raises, None, 0.45, lambda *a, **k: "a string",
-                                    lambda *a, **k: pd.DataFrame()], ids=["stub", "raises", "none", "number", "str",
-                                                                          "empty frame"])
+@pytest.mark.parametrize(
+    "answer",
+    [_stub, _raises, None, 0.45, lambda *a, **k: "a string", lambda *a, **k: pd.DataFrame()],
+    ids=["stub", "raises", "none", "number", "str", "empty frame"],
+)
 def test_stubs_and_wrong_types_fail_without_raising(k, answer):
     verdict = _check(k, answer)
     assert not verdict.ok and str(verdict).startswith("✗ ")
@@ -69,6 +72,7 @@ def test_unrounded_answers_pass():
     def exact(gpus, seed, budget):
         frame = S.decode_reach_by_gpu(gpus, seed, budget)
         return frame.assign(**{"H100 vs_roofline": frame["H100 vs_roofline"] + 0.004})
+
     assert _check(4, exact)
 
 
@@ -77,14 +81,21 @@ def test_the_observer_leaves_the_run_unchanged():
     spec = variants.get("fb_worst3")
     ctx = ablations.context()
     steps = []
-    result = evolve(Evaluator(ctx.train, ctx.table), 200, seed=1, llm=spec.llm, config=spec.config,
-                    observer=lambda step: steps.append(step.step))
+    result = evolve(
+        Evaluator(ctx.train, ctx.table),
+        200,
+        seed=1,
+        llm=spec.llm,
+        config=spec.config,
+        observer=lambda step: steps.append(step.step),
+    )
     reference = ablations.run_one("fb_worst3", 1, 200)
     assert result.history == reference.history and result.kernel_runs == reference.kernel_runs
     assert steps == list(range(1, 201))
 
 
 # ----- what the solutions compute (the notebook's Answer blocks)
+
 
 def test_worst3_aims_at_known_improvements_and_no_feedback_mostly_at_stuck_shapes():
     shares = S.stuck_target_shares(budget=300)

@@ -1,6 +1,7 @@
 """Notebook 07's exercise checks fail on the stubs and on wrong answers, pass on the solution file, never raise; and
 the solutions do what the exercises' answers say.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -55,6 +56,7 @@ def _verdict(verdict, ok: bool) -> None:
 
 # ----- the checks
 
+
 def test_exercise_1_fails_on_the_starting_point_and_on_the_expert_and_passes_on_the_solution():
     _verdict(checks.exercise_1(STARTING_SOURCE), False)
     assert "line 10 cannot launch: registers" in str(checks.exercise_1(STARTING_SOURCE))
@@ -76,8 +78,12 @@ def test_exercise_2_fails_on_the_stub_and_on_wrong_answers_and_passes_on_the_sol
     _verdict(checks.exercise_2(lambda m_min, m_max: {}), False)
     right = S.bad_branch_on_a_training_shape(2000, 4000)
     _verdict(checks.exercise_2(lambda m_min, m_max: right), False)  # the same answer for 3000-4000 is wrong
-    _verdict(checks.exercise_2(lambda m_min, m_max: {k: list(v) for k, v in
-                                                     S.bad_branch_on_a_training_shape(m_min, m_max).items()}), True)
+    _verdict(
+        checks.exercise_2(
+            lambda m_min, m_max: {k: list(v) for k, v in S.bad_branch_on_a_training_shape(m_min, m_max).items()}
+        ),
+        True,
+    )
     _verdict(checks.exercise_2(S.bad_branch_on_a_training_shape), True)
 
 
@@ -113,6 +119,7 @@ def test_a_verdict_too_wide_for_a_projector_is_cut_to_fit():
 
 # ----- the solutions do what the exercises' answers say
 
+
 def test_the_fixed_heuristic_launches_everywhere_and_beats_the_expert_on_every_set():
     assert static_check(S.my_source)[0]
     program = parse(S.my_source)
@@ -123,8 +130,11 @@ def test_the_fixed_heuristic_launches_everywhere_and_beats_the_expert_on_every_s
 
 
 def test_a_bad_branch_on_a_training_shape_crashes_in_the_cascade_first_stage():
-    assert S.bad_branch_on_a_training_shape() == {"no check, cascade": ("crash", 11),
-                                                  "no check, no cascade": ("crash", 44), "check": ("bad branch", 0)}
+    assert S.bad_branch_on_a_training_shape() == {
+        "no check, cascade": ("crash", 11),
+        "no check, no cascade": ("crash", 44),
+        "check": ("bad branch", 0),
+    }
 
 
 def test_no_program_crashes_only_on_the_405b_layers_and_the_kv_heads_do_not_change_the_count():

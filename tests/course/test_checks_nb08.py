@@ -1,6 +1,7 @@
 """Notebook 08's exercise checks fail on the stubs and on wrong answers, pass on the solution file, never raise; and
 the solutions do what the exercises' answers say.
 """
+
 from __future__ import annotations
 
 import pandas as pd
@@ -63,6 +64,7 @@ def test_a_verdict_too_wide_for_a_projector_is_cut_to_fit():
 
 
 # ----- the solutions do what the exercises' answers say
+
 
 def test_the_cascade_saves_kernel_runs_on_every_seed():
     frame = S.cascade_savings()

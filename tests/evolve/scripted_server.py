@@ -13,6 +13,7 @@ Every POST to /v1/chat/completions takes the next action of the script:
 A request past the end of the script gets a 400 "script exhausted", so a test that asks more than it scripted fails
 loudly. `requests` keeps every request body and its Authorization header. It listens on 127.0.0.1 only.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,9 +24,14 @@ from typing import Sequence
 
 def completion(text: str, model: str = "scripted") -> dict:
     """Return the JSON body of a chat completion whose only choice says `text`."""
-    return {"id": "chatcmpl-scripted", "object": "chat.completion", "created": 0, "model": model,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}}
+    return {
+        "id": "chatcmpl-scripted",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+    }
 
 
 class ScriptedServer:
@@ -44,8 +50,9 @@ class ScriptedServer:
             def do_POST(self) -> None:  # noqa: N802 (http.server's name)
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 with server._lock:
-                    server.requests.append({"path": self.path, "body": body,
-                                            "authorization": self.headers.get("Authorization")})
+                    server.requests.append(
+                        {"path": self.path, "body": body, "authorization": self.headers.get("Authorization")}
+                    )
                     action = server.script.pop(0) if server.script else ("status", 400, "script exhausted")
                 if action[0] == "slow":
                     server._stop.wait(action[1])
@@ -63,8 +70,11 @@ class ScriptedServer:
                 else:
                     code = action[1]
                     message = action[2] if len(action) > 2 else f"scripted {code}"
-                    self._send(code, {"error": {"message": message, "type": "scripted", "code": code}},
-                               {"Retry-After": "0"} if code == 429 else {})
+                    self._send(
+                        code,
+                        {"error": {"message": message, "type": "scripted", "code": code}},
+                        {"Retry-After": "0"} if code == 429 else {},
+                    )
 
             def _endless(self, action: tuple) -> None:
                 try:

@@ -1,4 +1,5 @@
 """`python -m toyhw ablations | targeting | branches`: the JSON contract the README documents, and errors that name the input."""
+
 import contextlib
 import fcntl
 import json
@@ -62,38 +63,58 @@ def test_branches_json_shape(capsys):
     for rows in out.values():
         assert [r["seed"] for r in rows] == [0, 1]
         for r in rows:
-            assert set(r) == {"seed", "added", "added_bad_branch", "db_size", "db_bad_branch", "crash_new_shapes",
-                              "best_has_bad_branch"}
+            assert set(r) == {
+                "seed",
+                "added",
+                "added_bad_branch",
+                "db_size",
+                "db_bad_branch",
+                "crash_new_shapes",
+                "best_has_bad_branch",
+            }
     demo = branch_check.branches((0, 1), 80)
     assert out == {key: [r.as_dict() for r in rows] for key, rows in demo.items()}
-    assert all((r["added_bad_branch"], r["db_bad_branch"], r["best_has_bad_branch"]) == (0, 0, False)
-               for r in out["checked"])
+    assert all(
+        (r["added_bad_branch"], r["db_bad_branch"], r["best_has_bad_branch"]) == (0, 0, False) for r in out["checked"]
+    )
 
 
-@pytest.mark.parametrize("args,message", [
-    (["ablations", "--variants", "full,nope"], "unknown variant 'nope'; known: full"),
-    (["ablations", "--budget", "0"], "budget = 0 is not allowed"),
-    (["ablations", "--seeds", "a,b"], "--seeds = 'a,b' is not allowed"),
-    (["targeting", "--budget", "-5"], "budget = -5 is not allowed"),
-    (["branches", "--budget", "0"], "budget = 0 is not allowed"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["ablations", "--variants", "full,nope"], "unknown variant 'nope'; known: full"),
+        (["ablations", "--budget", "0"], "budget = 0 is not allowed"),
+        (["ablations", "--seeds", "a,b"], "--seeds = 'a,b' is not allowed"),
+        (["targeting", "--budget", "-5"], "budget = -5 is not allowed"),
+        (["branches", "--budget", "0"], "budget = 0 is not allowed"),
+    ],
+)
 def test_bad_input_exits_2_naming_it(args, message):
     proc = subprocess.run([sys.executable, "-m", "toyhw", *args], capture_output=True, text=True)
     assert proc.returncode == 2 and message in proc.stderr
 
 
-@pytest.mark.parametrize("args,message", [
-    (["ablations", "--variants", ""], "--variants = '' is not allowed; give one or more variants, e.g. full,small_llm"),
-    (["ablations", "--variants", "full,full"], "--variants = 'full,full' is not allowed; it lists full twice"),
-    (["ablations", "--seeds", "0,0"], "--seeds = '0,0' is not allowed; it lists 0 twice; give each seed once"),
-    (["ablations", "--seeds", "-1"], "--seeds = '-1' is not allowed; '-1': a seed must be an integer >= 0"),
-    (["ablations", "--budget", "1000000000"], "--budget = 1000000000 is not allowed; it must be an integer >= 1 and "
-                                              "<= 100,000 (proposed programs; MAX_BUDGET"),
-    (["ablations", "--seeds", ",".join(map(str, range(101)))], "give at most 100 seeds"),
-    (["ablations", "--workers", "100000"], "--workers = 100000 is not allowed"),
-    (["targeting", "--seed", "-3"], "--seed = -3 is not allowed; a seed must be an integer >= 0"),
-    (["branches", "--seeds", "1,1"], "--seeds = '1,1' is not allowed; it lists 1 twice"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (
+            ["ablations", "--variants", ""],
+            "--variants = '' is not allowed; give one or more variants, e.g. full,small_llm",
+        ),
+        (["ablations", "--variants", "full,full"], "--variants = 'full,full' is not allowed; it lists full twice"),
+        (["ablations", "--seeds", "0,0"], "--seeds = '0,0' is not allowed; it lists 0 twice; give each seed once"),
+        (["ablations", "--seeds", "-1"], "--seeds = '-1' is not allowed; '-1': a seed must be an integer >= 0"),
+        (
+            ["ablations", "--budget", "1000000000"],
+            "--budget = 1000000000 is not allowed; it must be an integer >= 1 and "
+            "<= 100,000 (proposed programs; MAX_BUDGET",
+        ),
+        (["ablations", "--seeds", ",".join(map(str, range(101)))], "give at most 100 seeds"),
+        (["ablations", "--workers", "100000"], "--workers = 100000 is not allowed"),
+        (["targeting", "--seed", "-3"], "--seed = -3 is not allowed; a seed must be an integer >= 0"),
+        (["branches", "--seeds", "1,1"], "--seeds = '1,1' is not allowed; it lists 1 twice"),
+    ],
+)
 def test_empty_repeated_negative_or_oversized_input_exits_2(args, message, capsys):
     with pytest.raises(SystemExit) as exit_:
         cli.main(args)
@@ -114,7 +135,9 @@ def _on_a_terminal(args: list[str]) -> Iterator[tuple[subprocess.Popen, int]]:
 
 def test_a_long_ablation_shows_progress_on_a_terminal():
     with _on_a_terminal(["ablations", "--seeds", "0,1", "--budget", "30", "--variants", "full,no_cascade"]) as (
-            proc, terminal):
+        proc,
+        terminal,
+    ):
         err = interrupt.read_until_closed(terminal, timeout=120)
         assert proc.wait(timeout=60) == 0 and b"oracle (best config per shape)" in interrupt.read_pipe(proc.stdout)
     assert "evolution runs" in err and "4/4" in err and "Traceback" not in err
@@ -122,8 +145,9 @@ def test_a_long_ablation_shows_progress_on_a_terminal():
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_stops_an_ablation_with_one_line_and_exit_130(workers):
-    with _on_a_terminal(["ablations", "--seeds", ",".join(map(str, range(40))), "--budget", "20000",
-                         "--workers", workers]) as (proc, terminal):
+    with _on_a_terminal(
+        ["ablations", "--seeds", ",".join(map(str, range(40))), "--budget", "20000", "--workers", workers]
+    ) as (proc, terminal):
         shown = interrupt.wait_for_text(terminal, "evolution runs")  # the runs have started (they would take hours)
         proc.send_signal(signal.SIGINT)
         assert interrupt.wait_for_exit(proc, terminal) == 130
@@ -134,8 +158,9 @@ def test_ctrl_c_stops_an_ablation_with_one_line_and_exit_130(workers):
 
 def test_ctrl_c_while_workers_compute_ends_them_too():
     """The workers ignore Ctrl-C (one message, not one traceback per worker): the command must end them itself."""
-    with _on_a_terminal(["ablations", "--seeds", ",".join(map(str, range(40))), "--budget", "20000",
-                         "--workers", "2"]) as (proc, terminal):
+    with _on_a_terminal(
+        ["ablations", "--seeds", ",".join(map(str, range(40))), "--budget", "20000", "--workers", "2"]
+    ) as (proc, terminal):
         interrupt.wait_until_workers_compute(proc, 2)
         proc.send_signal(signal.SIGINT)
         assert interrupt.wait_for_exit(proc, terminal) == 130

@@ -1,4 +1,5 @@
 """Notebook 04's computed helpers: one meaning of "within the seed spread", the two rankings, the database's counts."""
+
 import numpy as np
 import pytest
 

@@ -4,6 +4,7 @@ The server answers in turn with a valid diff, a whole program in prose, a diff t
 empty reply, a reply slower than the timeout, a 429, three 500s and prose without code; the run goes on through all of
 them, logs every call, and its replay from the log (no network) is bit-identical. Nothing here leaves 127.0.0.1.
 """
+
 import json
 import socket
 import sys
@@ -20,47 +21,70 @@ from toyhw.evolve.bridge.chatlog import read_log  # noqa: E402
 from toyhw.evolve.bridge.endpoint import ChatClient, Endpoint, EndpointUnavailable  # noqa: E402
 from toyhw.evolve.bridge.prompt import settings_for  # noqa: E402
 
-SPLIT_K_DECODE = ("Split-K for the smallest decode shapes.\n<<<<<<< SEARCH\n    if M <= 16:\n=======\n"
-                  "    if M <= 2:\n"
-                  "        return Config(block_m=16, block_n=64, block_k=64, num_warps=2, num_stages=5, split_k=8)\n"
-                  "    if M <= 16:\n>>>>>>> REPLACE\n")
-WHOLE_PROGRAM = ("Here is the whole program; deep-K decode shapes get split-K:\n\n```python\ndef choose(M, N, K):\n"
-                 "    if M <= 16 and K >= 8192:\n"
-                 "        return Config(block_m=16, block_n=128, block_k=256, num_warps=4, num_stages=3, split_k=8)\n"
-                 "    if M <= 16:\n"
-                 "        return Config(block_m=16, block_n=64, block_k=256, num_warps=4, num_stages=5, split_k=1)\n"
-                 "    if M <= 128:\n"
-                 "        return Config(block_m=64, block_n=64, block_k=128, num_warps=4, num_stages=4, split_k=1)\n"
-                 "    return Config(block_m=128, block_n=256, block_k=64, num_warps=8, num_stages=3, split_k=1)\n"
-                 "```\nThis should help the 70B/8 qkv shapes.")
-ON_ANY_PARENT = ("A rule for M = 48 with narrow N.\n<<<<<<< SEARCH\ndef choose(M, N, K):\n=======\n"
-                 "def choose(M, N, K):\n    if M == 48 and N <= 1280:\n"
-                 "        return Config(block_m=32, block_n=128, block_k=64, num_warps=8, num_stages=4, split_k=8)\n"
-                 ">>>>>>> REPLACE\n")
-NOT_APPLYING = ("Tune the mid regime.\n<<<<<<< SEARCH\n    if M <= 96:\n=======\n    if M <= 64:\n>>>>>>> REPLACE\n")
-HOSTILE = ("```python\nimport os\nos.system('touch /tmp/toyhw-pwned')\ndef choose(M, N, K):\n"
-           "    return Config()\n```")
+SPLIT_K_DECODE = (
+    "Split-K for the smallest decode shapes.\n<<<<<<< SEARCH\n    if M <= 16:\n=======\n"
+    "    if M <= 2:\n"
+    "        return Config(block_m=16, block_n=64, block_k=64, num_warps=2, num_stages=5, split_k=8)\n"
+    "    if M <= 16:\n>>>>>>> REPLACE\n"
+)
+WHOLE_PROGRAM = (
+    "Here is the whole program; deep-K decode shapes get split-K:\n\n```python\ndef choose(M, N, K):\n"
+    "    if M <= 16 and K >= 8192:\n"
+    "        return Config(block_m=16, block_n=128, block_k=256, num_warps=4, num_stages=3, split_k=8)\n"
+    "    if M <= 16:\n"
+    "        return Config(block_m=16, block_n=64, block_k=256, num_warps=4, num_stages=5, split_k=1)\n"
+    "    if M <= 128:\n"
+    "        return Config(block_m=64, block_n=64, block_k=128, num_warps=4, num_stages=4, split_k=1)\n"
+    "    return Config(block_m=128, block_n=256, block_k=64, num_warps=8, num_stages=3, split_k=1)\n"
+    "```\nThis should help the 70B/8 qkv shapes."
+)
+ON_ANY_PARENT = (
+    "A rule for M = 48 with narrow N.\n<<<<<<< SEARCH\ndef choose(M, N, K):\n=======\n"
+    "def choose(M, N, K):\n    if M == 48 and N <= 1280:\n"
+    "        return Config(block_m=32, block_n=128, block_k=64, num_warps=8, num_stages=4, split_k=8)\n"
+    ">>>>>>> REPLACE\n"
+)
+NOT_APPLYING = "Tune the mid regime.\n<<<<<<< SEARCH\n    if M <= 96:\n=======\n    if M <= 64:\n>>>>>>> REPLACE\n"
+HOSTILE = "```python\nimport os\nos.system('touch /tmp/toyhw-pwned')\ndef choose(M, N, K):\n    return Config()\n```"
 SCRIPT = [
-    ("reply", SPLIT_K_DECODE),       # call 1: a valid diff (step 1's parent is the expert)
-    ("reply", WHOLE_PROGRAM),        # call 2: prose with a code fence holding a whole program
-    ("reply", NOT_APPLYING),         # call 3: a diff that does not apply
-    ("reply", HOSTILE),              # call 4: hostile code
-    ("reply", ""),                   # call 5: an empty reply
-    ("slow", 2.0, SPLIT_K_DECODE),   # call 6: past the timeout ...
-    ("reply", ON_ANY_PARENT),        # ... and its retry
-    ("status", 429),                 # call 7: rate limited (Retry-After: 0) ...
-    ("reply", ON_ANY_PARENT),        # ... and its retry
-    ("status", 500), ("status", 500), ("status", 500),  # call 8: three server errors: no reply
+    ("reply", SPLIT_K_DECODE),  # call 1: a valid diff (step 1's parent is the expert)
+    ("reply", WHOLE_PROGRAM),  # call 2: prose with a code fence holding a whole program
+    ("reply", NOT_APPLYING),  # call 3: a diff that does not apply
+    ("reply", HOSTILE),  # call 4: hostile code
+    ("reply", ""),  # call 5: an empty reply
+    ("slow", 2.0, SPLIT_K_DECODE),  # call 6: past the timeout ...
+    ("reply", ON_ANY_PARENT),  # ... and its retry
+    ("status", 429),  # call 7: rate limited (Retry-After: 0) ...
+    ("reply", ON_ANY_PARENT),  # ... and its retry
+    ("status", 500),
+    ("status", 500),
+    ("status", 500),  # call 8: three server errors: no reply
     ("reply", "I would make the tiles bigger for prefill."),  # call 9: prose without code
 ]
 BUDGET = 9
-FAILED_CALLS = {3: "diff does not apply", 4: "does not parse", 5: "the reply is empty", 8: "no reply after 3 tries",
-                9: "neither SEARCH/REPLACE blocks nor"}
+FAILED_CALLS = {
+    3: "diff does not apply",
+    4: "does not parse",
+    5: "the reply is empty",
+    8: "no reply after 3 tries",
+    9: "neither SEARCH/REPLACE blocks nor",
+}
 
 
 def _local_only(monkeypatch):
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "TOYHW_LLM_API_KEY", "TOYHW_LLM_BASE_URL", "TOYHW_LLM_MODEL",
-                 "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+    for name in (
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "TOYHW_LLM_API_KEY",
+        "TOYHW_LLM_BASE_URL",
+        "TOYHW_LLM_MODEL",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("NO_PROXY", "127.0.0.1")
 
@@ -72,8 +96,12 @@ def local_only(monkeypatch):
 
 
 def endpoint(server, **kwargs):
-    return Endpoint(server.url, "scripted-model", "test-key",
-                    **{"timeout": 0.5, "attempts": 3, "backoff": 0.01, "max_delay": 0.05, **kwargs})
+    return Endpoint(
+        server.url,
+        "scripted-model",
+        "test-key",
+        **{"timeout": 0.5, "attempts": 3, "backoff": 0.01, "max_delay": 0.05, **kwargs},
+    )
 
 
 @pytest.fixture(scope="module")
@@ -82,8 +110,13 @@ def recorded(tmp_path_factory):
     log = tmp_path_factory.mktemp("recorded") / "run.jsonl"
     with pytest.MonkeyPatch.context() as monkeypatch, ScriptedServer(SCRIPT) as server:
         _local_only(monkeypatch)
-        llm = ChatLLM(endpoint(server), settings_for("full"), log=str(log),
-                      header={"variant": "full", "seed": 0, "budget": BUDGET}, seed=0)
+        llm = ChatLLM(
+            endpoint(server),
+            settings_for("full"),
+            log=str(log),
+            header={"variant": "full", "seed": 0, "budget": BUDGET},
+            seed=0,
+        )
         run = ablations.run_variant("full", 0, BUDGET, llm)
     return run, llm, log, server
 
@@ -105,8 +138,10 @@ def test_the_requests_carry_the_prompt_model_key_and_seed(recorded):
     body = first["body"]
     assert body["model"] == "scripted-model" and body["seed"] == 1 and body["temperature"] == 0.8
     assert [m["role"] for m in body["messages"]] == ["system", "user"]
-    assert "## Current program" in body["messages"][1]["content"] and "def choose(M, N, K):" in \
-        body["messages"][1]["content"]
+    assert (
+        "## Current program" in body["messages"][1]["content"]
+        and "def choose(M, N, K):" in body["messages"][1]["content"]
+    )
 
 
 def test_every_call_is_logged_with_its_tries(recorded):
@@ -211,11 +246,18 @@ def test_endpoint_settings_come_from_arguments_or_the_environment(monkeypatch):
         Endpoint.from_env()
 
 
-@pytest.mark.parametrize("kwargs, needle", [
-    ({"base_url": "127.0.0.1:8000"}, "base_url = '127.0.0.1:8000'"), ({"model": " "}, "model = ' '"),
-    ({"timeout": 0}, "timeout = 0"), ({"attempts": 0}, "attempts = 0"), ({"temperature": 3}, "temperature = 3"),
-    ({"max_tokens": 0}, "max_tokens = 0"), ({"backoff": -1}, "backoff = -1"),
-])
+@pytest.mark.parametrize(
+    "kwargs, needle",
+    [
+        ({"base_url": "127.0.0.1:8000"}, "base_url = '127.0.0.1:8000'"),
+        ({"model": " "}, "model = ' '"),
+        ({"timeout": 0}, "timeout = 0"),
+        ({"attempts": 0}, "attempts = 0"),
+        ({"temperature": 3}, "temperature = 3"),
+        ({"max_tokens": 0}, "max_tokens = 0"),
+        ({"backoff": -1}, "backoff = -1"),
+    ],
+)
 def test_bad_endpoint_settings_name_the_parameter(kwargs, needle):
     with pytest.raises(ValueError, match=needle.replace(".", r"\.")):
         Endpoint(**{"base_url": "http://127.0.0.1:8000/v1", "model": "m", **kwargs})

@@ -1,5 +1,6 @@
 """The island database, mechanism by mechanism on hand-made entries: admission and eviction of a full island,
 tournament selection, inspirations, and migration along the ring (independent of any evolution run)."""
+
 import random
 
 import numpy as np
@@ -86,8 +87,7 @@ def test_a_program_is_held_once_per_island_but_may_sit_on_several():
     db = Database(entry(0, 1.0), n_islands=2, capacity=8)
     assert db.add(entry(1, 1.5), 0) and not db.add(entry(1, 1.5), 0)
     assert db.add(entry(1, 1.5), 1)
-    assert [e.id for e in db.entries()] == [0, 1, 0, 1] and db.programs() == [entry(0, 1).program,
-                                                                              entry(1, 1).program]
+    assert [e.id for e in db.entries()] == [0, 1, 0, 1] and db.programs() == [entry(0, 1).program, entry(1, 1).program]
 
 
 def test_best_is_the_highest_score_and_the_earliest_on_ties():

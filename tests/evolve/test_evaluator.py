@@ -1,4 +1,5 @@
 """The evaluator: scores relative to the expert, branch check, cascade, per-shape feedback, kernel-run counts."""
+
 import math
 import random
 
@@ -139,6 +140,7 @@ def test_the_vectorized_choice_is_the_rule_by_rule_choice_on_every_shape():
 
 # ----- the cascade, on a hand-written time table (independent of the GEMM model's numbers)
 
+
 class FakeTable:
     """What the evaluator reads from a TimeTable (configs, launchable, row, log_row, roofline), over hand-written
     times."""
@@ -166,7 +168,7 @@ R = evaluator_module.CASCADE_RATIO
 def cascade_case(stage1_scores: dict, **kwargs) -> tuple[Evaluator, dict]:
     """Return an evaluator over SHAPES8 (the expert takes 1.0 everywhere, BAD cannot launch) and one program per
     wanted stage-1 score: time 1/score on the stage-1 rows, 0.5 on the others."""
-    configs = [c for c in config_space() if c not in (EXPERT, BAD)][:len(stage1_scores)]
+    configs = [c for c in config_space() if c not in (EXPERT, BAD)][: len(stage1_scores)]
     times = {EXPERT: [1.0] * 8, BAD: [math.inf] * 8}
     programs = {}
     for config, (name, score) in zip(configs, stage1_scores.items()):
@@ -187,12 +189,19 @@ def test_a_program_just_below_the_cascade_threshold_is_cut_and_one_just_above_ru
     assert (below.status, below.score, below.runs, ev.kernel_runs) == ("cascade", None, 2, 2)
     above = ev.evaluate(p["above"])
     assert (above.status, above.runs, ev.kernel_runs) == ("ok", 8, 10)
-    assert above.score == pytest.approx((R * (1 + 1e-9)) ** 0.25 * 2 ** 0.75)  # geomean of 2 x R and 6 x 2.0
+    assert above.score == pytest.approx((R * (1 + 1e-9)) ** 0.25 * 2**0.75)  # geomean of 2 x R and 6 x 2.0
 
 
 def test_the_cascade_threshold_follows_the_best_stage1_score_seen():
-    ev, p = cascade_case({"good": 1.25, "below": 1.25 * R * (1 - 1e-9), "above": 1.25 * R * (1 + 1e-9),
-                          "was_fine": R * (1 + 1e-9), "cut": 0.5})
+    ev, p = cascade_case(
+        {
+            "good": 1.25,
+            "below": 1.25 * R * (1 - 1e-9),
+            "above": 1.25 * R * (1 + 1e-9),
+            "was_fine": R * (1 + 1e-9),
+            "cut": 0.5,
+        }
+    )
     assert ev.evaluate(p["was_fine"]).status == "ok"  # above 0.95 x the initial bar of 1.0
     assert ev.evaluate(p["good"]).status == "ok"  # raises the bar to 0.95 x 1.25
     cut = ev.evaluate(p["cut"])
@@ -204,7 +213,7 @@ def test_the_cascade_threshold_follows_the_best_stage1_score_seen():
 
 
 def test_a_stage1_score_exactly_at_the_threshold_passes():
-    """"at least this share": with the ratio set to 1, a program as good as the best in stage 1 is not cut."""
+    """ "at least this share": with the ratio set to 1, a program as good as the best in stage 1 is not cut."""
     ev, p = cascade_case({"first": 1.25})
     assert ev.evaluate(p["first"]).status == "ok"
     twin = Program((Rule(EXPERT, m_min=2, m_max=2),), p["first"].default)  # same stage-1 times, another program

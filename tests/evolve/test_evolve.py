@@ -1,4 +1,5 @@
 """The loop: history and lineage bookkeeping, no-evolution mode, budgets, and determinism in a fresh process."""
+
 import json
 import os
 import re
@@ -41,11 +42,14 @@ def test_lineage_follows_parent_links_only():
     def entry(i, parent, score):
         return Entry(i, expert_program(), score, None, parent, f"step {i}", i)
 
-    entries = {e.id: e for e in (entry(0, None, 1.0), entry(3, 0, 1.1), entry(5, 0, 1.3), entry(7, 3, 1.2),
-                                 entry(9, 7, 1.4))}
+    entries = {
+        e.id: e for e in (entry(0, None, 1.0), entry(3, 0, 1.1), entry(5, 0, 1.3), entry(7, 3, 1.2), entry(9, 7, 1.4))
+    }
     assert [s.id for s in _lineage(entries[9], entries)] == [0, 3, 7, 9]
     assert [(s.step, s.score, s.description) for s in _lineage(entries[5], entries)] == [
-        (0, 1.0, "step 0"), (5, 1.3, "step 5")]
+        (0, 1.0, "step 0"),
+        (5, 1.3, "step 5"),
+    ]
 
 
 def test_database_is_bounded_and_counts_added_programs():
@@ -60,8 +64,9 @@ def test_no_evolution_always_starts_from_the_initial_program():
     assert [s.id for s in out.lineage] == [0, out.lineage[-1].id] and out.best[1] > 1.0
 
 
-@pytest.mark.parametrize("kwargs, calls", [({}, 4), ({"migrate_every": 100}, 2), ({"n_islands": 1}, 0),
-                                           ({"evolution": False}, 0)])
+@pytest.mark.parametrize(
+    "kwargs, calls", [({}, 4), ({"migrate_every": 100}, 2), ({"n_islands": 1}, 0), ({"evolution": False}, 0)]
+)
 def test_the_loop_migrates_every_migrate_every_programs(monkeypatch, kwargs, calls):
     seen = []
     monkeypatch.setattr(Database, "migrate", lambda self: seen.append(len(seen)))
@@ -80,14 +85,17 @@ def test_same_seed_same_run_other_seed_other_run():
 
 
 def test_same_history_in_a_fresh_process_with_another_hash_seed():
-    code = ("import json; from toyhw.evolve.experiments.ablations import run_one; r = run_one('full', 2, 150); "
-            "print(json.dumps([r.history, r.kernel_runs]))")
+    code = (
+        "import json; from toyhw.evolve.experiments.ablations import run_one; r = run_one('full', 2, 150); "
+        "print(json.dumps([r.history, r.kernel_runs]))"
+    )
     outs = []
     for hash_seed in ("1", "12345"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
         outs.append(json.loads(proc.stdout))
     from toyhw.evolve.experiments.ablations import run_one
+
     here = run_one("full", 2, 150)
     assert outs[0] == outs[1] == [list(here.history), here.kernel_runs]
 
@@ -126,18 +134,33 @@ def test_the_seed_drivers_code_runs_against_toyhw():
     """The lecture script's own expressions (demo 1-3), with its imports from toyhw.alphaevolve, at a small budget."""
     import math
 
-    from toyhw.alphaevolve import (LAYERS, Evaluator, MockLLM, Shape, TimeTable, all_shapes, choose, evolve,
-                                   geomean_speedup, oracle_speedup, render, simplify, split_shapes,
-                                   static_check_program)
+    from toyhw.alphaevolve import (
+        LAYERS,
+        Evaluator,
+        MockLLM,
+        Shape,
+        TimeTable,
+        all_shapes,
+        choose,
+        evolve,
+        geomean_speedup,
+        oracle_speedup,
+        render,
+        simplify,
+        split_shapes,
+        static_check_program,
+    )
 
     shapes = all_shapes()
     table = TimeTable()
     for s in shapes:
         table.oracle(s)
     train, test = split_shapes(shapes)
-    extra = [Shape(n, M, N, K) for n, (N, K) in list(LAYERS.items()) + [("405B/8 qkv", (2560, 16384)),
-                                                                          ("405B/8 down", (16384, 6656))]
-             for M in (2, 8, 32, 96, 192, 384, 768, 1536, 3072, 6144)]
+    extra = [
+        Shape(n, M, N, K)
+        for n, (N, K) in list(LAYERS.items()) + [("405B/8 qkv", (2560, 16384)), ("405B/8 down", (16384, 6656))]
+        for M in (2, 8, 32, 96, 192, 384, 768, 1536, 3072, 6144)
+    ]
     assert len(extra) == 100
     for kw in ({}, {"llm": MockLLM(feedback="roofline")}, {"evolution": False}, {"n_islands": 1}, {"cascade": False}):
         ev = Evaluator(train, table, check_all_branches=False)

@@ -1,4 +1,5 @@
 """Failed proposals (a real model's reply that gives no program): rejected as "invalid", counted like a crash."""
+
 from toyhw.evolve.experiments.ablations import context
 from toyhw.evolve.config import EvolveConfig
 from toyhw.evolve.evaluator import Evaluator

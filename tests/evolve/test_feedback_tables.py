@@ -1,6 +1,7 @@
 """The demo-2 helpers of toyhw.evolve.feedback_tables that notebook 06 reads: the top-5 table with its stuck column,
 the stuck shares for every seed and budget. (Notebook 06's solutions are tested in tests/course/test_checks_nb06.py.)
 """
+
 from toyhw.evolve import feedback_tables, targeting
 
 

@@ -6,6 +6,7 @@ programs' source, the printed tables) and floats within golden_payload.FLOAT_RTO
 results, regenerate the file in the same commit (`.venv/bin/python tests/golden_payload.py --write`), re-execute the
 notebooks (`make notebooks`) and say why in the commit message.
 """
+
 from __future__ import annotations
 
 import ast
@@ -26,15 +27,23 @@ AVX512_GROUPS = "X86_V4 AVX512_ICL AVX512_SPR"  # numpy 2.4's names for its AVX-
 
 
 def _run_payload_script(*args: str, env: dict | None = None) -> tuple[int, str, dict]:
-    proc = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=600,
-                          env={**os.environ, **(env or {})}, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, **(env or {})},
+        cwd=ROOT,
+    )
     summary = json.loads(proc.stdout.strip().splitlines()[-1]) if proc.stdout.strip() else {}
     return proc.returncode, proc.stdout + proc.stderr, summary
 
 
 def _has_avx512() -> bool:
-    return "X86_V4" in np._core._multiarray_umath.__cpu_features__ and \
-        np._core._multiarray_umath.__cpu_features__["X86_V4"]
+    return (
+        "X86_V4" in np._core._multiarray_umath.__cpu_features__
+        and np._core._multiarray_umath.__cpu_features__["X86_V4"]
+    )
 
 
 def test_the_golden_results_hold_on_this_cpu():
@@ -45,9 +54,12 @@ def test_the_golden_results_hold_on_this_cpu():
 @pytest.mark.skipif(not _has_avx512(), reason="this CPU has no AVX-512: numpy runs its AVX2/baseline kernels already")
 def test_the_golden_results_hold_with_numpys_avx512_kernels_turned_off():
     # a fresh process in which numpy must not use its AVX-512 kernels (they round some last bits differently)
-    check = subprocess.run([sys.executable, "-c", "import numpy as np; "
-                            "print(np._core._multiarray_umath.__cpu_features__['X86_V4'])"],
-                           capture_output=True, text=True, env={**os.environ, "NPY_DISABLE_CPU_FEATURES": AVX512_GROUPS})
+    check = subprocess.run(
+        [sys.executable, "-c", "import numpy as np; print(np._core._multiarray_umath.__cpu_features__['X86_V4'])"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NPY_DISABLE_CPU_FEATURES": AVX512_GROUPS},
+    )
     assert check.stdout.strip() == "False", check.stdout + check.stderr
     code, output, summary = _run_payload_script(env={"NPY_DISABLE_CPU_FEATURES": AVX512_GROUPS})
     assert code == 0 and summary["differences"] == 0, output[-4000:]
@@ -73,10 +85,40 @@ def test_a_difference_is_reported_only_where_a_result_moved():
 
 
 # numpy's functions whose float64 kernels depend on the CPU (numpy dispatches them to AVX-512 code where it can)
-_CPU_DEPENDENT = {"log", "log2", "log10", "log1p", "exp", "exp2", "expm1", "power", "float_power", "cbrt", "sin",
-                  "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
-                  "arctanh", "logaddexp", "logaddexp2", "hypot",
-                  "dot", "vdot", "inner", "matmul", "einsum", "linalg"}  # BLAS: its summation order depends on the CPU
+_CPU_DEPENDENT = {
+    "log",
+    "log2",
+    "log10",
+    "log1p",
+    "exp",
+    "exp2",
+    "expm1",
+    "power",
+    "float_power",
+    "cbrt",
+    "sin",
+    "cos",
+    "tan",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "arctan2",
+    "sinh",
+    "cosh",
+    "tanh",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "logaddexp",
+    "logaddexp2",
+    "hypot",
+    "dot",
+    "vdot",
+    "inner",
+    "matmul",
+    "einsum",
+    "linalg",
+}  # BLAS: its summation order depends on the CPU
 
 
 def test_no_result_goes_through_numpys_cpu_dependent_math():
@@ -86,7 +128,11 @@ def test_no_result_goes_through_numpys_cpu_dependent_math():
         if "plots" in path.parts:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Attribute) and node.attr in _CPU_DEPENDENT and \
-                    isinstance(node.value, ast.Name) and node.value.id in ("np", "numpy"):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr in _CPU_DEPENDENT
+                and isinstance(node.value, ast.Name)
+                and node.value.id in ("np", "numpy")
+            ):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}: np.{node.attr}")
     assert not found, "use toyhw.libm (the same bits on every CPU):\n" + "\n".join(found)

@@ -1,6 +1,7 @@
 """Logs and --log paths that are wrong: every malformed log is refused with one line naming the file and the line, only
 regular files are replayed, a replay takes its run from the log, and a log that cannot be written stops the run
 before the first call (or, when its folder vanishes mid-run, saves the calls so far)."""
+
 import json
 import os
 import sys
@@ -24,11 +25,32 @@ def local_only(monkeypatch):
 def recorded(tmp_path_factory):
     """Return the path of a 2-call log of variant fb_roofline, seed 3."""
     log = tmp_path_factory.mktemp("logs") / "run.jsonl"
-    with pytest.MonkeyPatch.context() as monkeypatch, ScriptedServer([("reply", SPLIT_K_DECODE),
-                                                                      ("reply", ON_ANY_PARENT)]) as server:
+    with (
+        pytest.MonkeyPatch.context() as monkeypatch,
+        ScriptedServer([("reply", SPLIT_K_DECODE), ("reply", ON_ANY_PARENT)]) as server,
+    ):
         _local_only(monkeypatch)
-        assert cli.main(["evolve", "--variant", "fb_roofline", "--seed", "3", "--budget", "2", "--llm", server.url,
-                         "--model", "m", "--log", str(log), "--json"]) == 0
+        assert (
+            cli.main(
+                [
+                    "evolve",
+                    "--variant",
+                    "fb_roofline",
+                    "--seed",
+                    "3",
+                    "--budget",
+                    "2",
+                    "--llm",
+                    server.url,
+                    "--model",
+                    "m",
+                    "--log",
+                    str(log),
+                    "--json",
+                ]
+            )
+            == 0
+        )
     return log
 
 
@@ -54,8 +76,11 @@ def test_a_replay_takes_its_run_from_the_log_and_refuses_options_that_contradict
     assert cli.main(["evolve", "--replay", str(recorded), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert list(out["variants"]) == ["fb_roofline"] and out["seeds"] == [3] and out["budget"] == 2
-    for option, value, logged in (("--variant", "no_feedback", "fb_roofline"), ("--variant", "full", "fb_roofline"),
-                                  ("--seed", "0", "3")):
+    for option, value, logged in (
+        ("--variant", "no_feedback", "fb_roofline"),
+        ("--variant", "full", "fb_roofline"),
+        ("--seed", "0", "3"),
+    ):
         err = error_line(capsys, "evolve", "--replay", str(recorded), option, value)
         assert f"{option} {value} contradicts" in err and f"{option} {logged}" in err
     err = error_line(capsys, "evolve", "--replay", str(recorded), "--budget", "3")
@@ -64,9 +89,18 @@ def test_a_replay_takes_its_run_from_the_log_and_refuses_options_that_contradict
     capsys.readouterr()
 
 
-@pytest.mark.parametrize("option", [["--timeout", "5"], ["--attempts", "2"], ["--temperature", "0"],
-                                    ["--max-tokens", "9"], ["--answer", "program"], ["--model", "m"],
-                                    ["--log", "x.jsonl"]])
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["--timeout", "5"],
+        ["--attempts", "2"],
+        ["--temperature", "0"],
+        ["--max-tokens", "9"],
+        ["--answer", "program"],
+        ["--model", "m"],
+        ["--log", "x.jsonl"],
+    ],
+)
 def test_call_options_are_refused_without_llm_and_with_replay(option, recorded, capsys):
     assert f"{option[0]} needs --llm URL" in error_line(capsys, "evolve", *option)
     assert f"it takes no {option[0]}" in error_line(capsys, "evolve", "--replay", str(recorded), *option)
@@ -99,9 +133,11 @@ def test_a_malformed_log_is_refused_naming_the_file_line_and_field(line, change,
 
 def test_bad_encodings_nesting_and_non_logs_are_refused_naming_the_line(recorded, tmp_path, capsys):
     lines = recorded.read_bytes().splitlines()
-    cases = {"latin1.jsonl": (lines[0] + b"\n" + lines[1].replace(b"Split", b"Spl\xe9t") + b"\n", "line 2: byte 0xe9"),
-             "deep.jsonl": (lines[0] + b"\n" + b"[" * 100_000 + b"]" * 100_000 + b"\n", "line 2: JSON nested"),
-             "other.jsonl": (b'{"kind": "run"}\n', "is not a toyhw LLM log")}
+    cases = {
+        "latin1.jsonl": (lines[0] + b"\n" + lines[1].replace(b"Split", b"Spl\xe9t") + b"\n", "line 2: byte 0xe9"),
+        "deep.jsonl": (lines[0] + b"\n" + b"[" * 100_000 + b"]" * 100_000 + b"\n", "line 2: JSON nested"),
+        "other.jsonl": (b'{"kind": "run"}\n', "is not a toyhw LLM log"),
+    }
     for name, (content, message) in cases.items():
         path = tmp_path / name
         path.write_bytes(content)
@@ -121,18 +157,25 @@ def test_only_regular_files_are_replayed(tmp_path, capsys):
 
 def test_a_log_larger_than_any_run_writes_is_refused(tmp_path, capsys, monkeypatch):
     from toyhw.evolve.bridge import chatlog
+
     monkeypatch.setattr(chatlog, "MAX_LOG_BYTES", 1000)
     path = tmp_path / "big.jsonl"
     path.write_text("x" * 1001)
     assert "larger than 1,000 bytes" in error_line(capsys, "evolve", "--replay", str(path))
 
 
-@pytest.mark.parametrize("where, message", [
-    ("missing/run.jsonl", "No such file or directory"), ("", "No such file or directory"),
-    ("x" * 300 + ".jsonl", "File name too long"), ("ro/run.jsonl", "Permission denied"),
-])
-def test_a_log_that_cannot_be_created_stops_the_run_before_the_first_call(where, message, tmp_path, capsys,
-                                                                          monkeypatch):
+@pytest.mark.parametrize(
+    "where, message",
+    [
+        ("missing/run.jsonl", "No such file or directory"),
+        ("", "No such file or directory"),
+        ("x" * 300 + ".jsonl", "File name too long"),
+        ("ro/run.jsonl", "Permission denied"),
+    ],
+)
+def test_a_log_that_cannot_be_created_stops_the_run_before_the_first_call(
+    where, message, tmp_path, capsys, monkeypatch
+):
     if where.startswith("ro/"):
         if os.geteuid() == 0:
             pytest.skip("root writes to read-only folders")
@@ -146,12 +189,14 @@ def test_a_log_that_cannot_be_created_stops_the_run_before_the_first_call(where,
 def test_a_log_whose_folder_vanishes_mid_run_keeps_the_calls_so_far(tmp_path, capsys, monkeypatch):
     import shutil
     import tempfile
+
     folder = tmp_path / "logs"
     folder.mkdir()
     rescued = tmp_path / "tmp"
     rescued.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(rescued))
     from toyhw.evolve.bridge import chat
+
     step = chat.PromptedLLM.__call__
 
     def vanish_after_the_first(self, *args):
@@ -161,8 +206,9 @@ def test_a_log_whose_folder_vanishes_mid_run_keeps_the_calls_so_far(tmp_path, ca
 
     monkeypatch.setattr(chat.PromptedLLM, "__call__", vanish_after_the_first)
     with ScriptedServer([("reply", SPLIT_K_DECODE), ("reply", ON_ANY_PARENT)]) as server:
-        err = error_line(capsys, "evolve", "--budget", "3", "--llm", server.url, "--model", "m", "--log",
-                         str(folder / "run.jsonl"))
+        err = error_line(
+            capsys, "evolve", "--budget", "3", "--llm", server.url, "--model", "m", "--log", str(folder / "run.jsonl")
+        )
     saved = list(rescued.iterdir())
     assert "could not be written" in err and "the 2 calls so far are saved in" in err and str(saved[0]) in err
     lines = saved[0].read_text().splitlines()
@@ -172,8 +218,10 @@ def test_a_log_whose_folder_vanishes_mid_run_keeps_the_calls_so_far(tmp_path, ca
 
 def test_no_traceback_for_any_of_these(recorded):
     import subprocess
-    out = subprocess.run([sys.executable, "-m", "toyhw", "evolve", "--replay", "/dev/zero"], capture_output=True,
-                         text=True, timeout=120)
+
+    out = subprocess.run(
+        [sys.executable, "-m", "toyhw", "evolve", "--replay", "/dev/zero"], capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 2 and "Traceback" not in out.stderr and out.stderr.count("\n") == 1
 
 
@@ -181,8 +229,9 @@ def test_the_readme_quotes_the_limits_the_code_has():
     import pathlib
     from toyhw.evolve.bridge.chatlog import LOG_PREFIX_CHARS, MAX_LOG_BYTES
     from toyhw.evolve.bridge.replies import MAX_REPLY_CHARS
+
     readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### A real model in the loop"):readme.index("### Sweeps")]
+    section = readme[readme.index("### A real model in the loop") : readme.index("### Sweeps")]
     assert f"longer than {MAX_REPLY_CHARS:,} characters" in section
     assert f"first {LOG_PREFIX_CHARS:,} characters" in section
     assert f"at most\n  {MAX_LOG_BYTES // 2**20} MB" in section or f"at most {MAX_LOG_BYTES // 2**20} MB" in section

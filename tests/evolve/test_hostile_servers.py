@@ -1,6 +1,7 @@
 """Servers that misbehave, over real HTTP on 127.0.0.1: a try ends at its deadline whatever the server sends, a reply
 too long is refused unread (memory and log stay small), odd 200 bodies are failed proposals with their reason, and
 keys or URL credentials never reach stderr, the JSON or the log."""
+
 import json
 import subprocess
 import sys
@@ -19,7 +20,12 @@ from toyhw.evolve.experiments import ablations  # noqa: E402
 from toyhw.evolve.bridge.chat import ChatLLM  # noqa: E402
 from toyhw.evolve.bridge.chatlog import read_log  # noqa: E402
 from toyhw.evolve.bridge.endpoint import (  # noqa: E402
-    MAX_BODY_BYTES, ChatClient, Endpoint, EndpointUnavailable, read_completion)
+    MAX_BODY_BYTES,
+    ChatClient,
+    Endpoint,
+    EndpointUnavailable,
+    read_completion,
+)
 from toyhw.evolve.bridge.prompt import settings_for  # noqa: E402
 from toyhw.evolve.bridge.replies import MAX_REPLY_CHARS  # noqa: E402
 
@@ -52,8 +58,12 @@ def test_a_trickling_server_is_cut_off_at_the_tries_deadline():
 def test_an_endless_reply_is_refused_unread_and_the_log_stays_small(tmp_path):
     log = tmp_path / "run.jsonl"
     with ScriptedServer([("chunked", 1024), ("reply", "x" * (MAX_REPLY_CHARS + 5))]) as server:
-        llm = ChatLLM(endpoint(server, timeout=20), settings_for("full"), log=str(log),
-                      header={"variant": "full", "seed": 0, "budget": 2})
+        llm = ChatLLM(
+            endpoint(server, timeout=20),
+            settings_for("full"),
+            log=str(log),
+            header={"variant": "full", "seed": 0, "budget": 2},
+        )
         run = ablations.run_variant("full", 0, 2, llm)
     assert run.statuses["invalid"] == 2
     (s1, r1), (s2, r2) = llm.failures
@@ -64,6 +74,7 @@ def test_an_endless_reply_is_refused_unread_and_the_log_stays_small(tmp_path):
     assert records[0]["oversized"] and records[0]["reply"] is None
     assert records[1]["reply_chars"] == MAX_REPLY_CHARS + 5 and len(records[1]["reply"]) < MAX_REPLY_CHARS
     from toyhw.evolve.bridge.chat import ReplayLLM
+
     replay = ReplayLLM(log)
     again = ablations.run_variant("full", 0, 2, replay)
     assert replay.failures == llm.failures and again.history == run.history
@@ -82,9 +93,14 @@ PEAK = textwrap.dedent("""
 @pytest.mark.timeout(180)
 def test_a_1_gb_chunked_reply_costs_little_memory(tmp_path):
     import pathlib
+
     with ScriptedServer([("chunked", 1024)]) as server:
-        out = subprocess.run([sys.executable, "-c", PEAK, server.url, str(pathlib.Path(__file__).parent)],
-                             capture_output=True, text=True, timeout=150)
+        out = subprocess.run(
+            [sys.executable, "-c", PEAK, server.url, str(pathlib.Path(__file__).parent)],
+            capture_output=True,
+            text=True,
+            timeout=150,
+        )
     assert out.returncode == 0, out.stderr
     peak_mb = int(out.stdout.split()[-1]) / 1024
     print(f"peak RSS for a 1 GB chunked reply: {peak_mb:.0f} MB")
@@ -116,8 +132,11 @@ def test_odd_200_bodies_are_failed_proposals_naming_the_endpoint_and_what_came_b
 
 def test_list_of_parts_content_is_read_as_text():
     parts = completion("")
-    parts["choices"][0]["message"]["content"] = [{"type": "text", "text": "Split-K.\n"},
-                                                 {"type": "image_url", "image_url": {}}, {"type": "text", "text": "ok"}]
+    parts["choices"][0]["message"]["content"] = [
+        {"type": "text", "text": "Split-K.\n"},
+        {"type": "image_url", "image_url": {}},
+        {"type": "text", "text": "ok"},
+    ]
     assert read_completion(json.dumps(parts).encode()) == ("Split-K.\nok", "stop")
     nothing = completion("")
     nothing["choices"][0]["message"]["content"] = None
@@ -148,8 +167,22 @@ def test_an_echoed_key_in_a_retried_error_stays_out_of_the_json_and_the_log(caps
     monkeypatch.setenv("TOYHW_LLM_API_KEY", KEY)
     log = tmp_path / "run.jsonl"
     with ScriptedServer([("echo", 500), ("reply", SPLIT_K_DECODE), ("echo", 400)]) as server:
-        code = cli.main(["evolve", "--budget", "2", "--llm", server.url, "--model", "m", "--log", str(log),
-                         "--attempts", "2", "--json"])
+        code = cli.main(
+            [
+                "evolve",
+                "--budget",
+                "2",
+                "--llm",
+                server.url,
+                "--model",
+                "m",
+                "--log",
+                str(log),
+                "--attempts",
+                "2",
+                "--json",
+            ]
+        )
     captured = capsys.readouterr()
     assert code == 0 and KEY not in captured.out + captured.err and KEY not in log.read_text()
     assert "Bearer ***" in captured.out and "HTTP 400" in captured.out
@@ -168,12 +201,16 @@ def test_url_credentials_are_redacted_in_the_log_header_and_the_error_line(capsy
     assert "hunter22" not in repr(ep.describe()) and ep.redact(f"x {KEY} Bearer abc {url}").count("***") == 3
 
 
-@pytest.mark.parametrize("kwargs, needle", [
-    ({"timeout": float("inf")}, "timeout = inf"), ({"max_delay": float("inf")}, "max_delay = inf"),
-    ({"backoff": float("nan")}, "backoff = nan"),
-    ({"base_url": "http://127.0.0.1:8000/v1\n"}, "without spaces or line breaks"),
-    ({"model": "m\n" * 50_000}, "(150,002 characters)"),
-])
+@pytest.mark.parametrize(
+    "kwargs, needle",
+    [
+        ({"timeout": float("inf")}, "timeout = inf"),
+        ({"max_delay": float("inf")}, "max_delay = inf"),
+        ({"backoff": float("nan")}, "backoff = nan"),
+        ({"base_url": "http://127.0.0.1:8000/v1\n"}, "without spaces or line breaks"),
+        ({"model": "m\n" * 50_000}, "(150,002 characters)"),
+    ],
+)
 def test_the_library_refuses_infinite_timeouts_line_breaks_and_cuts_long_values(kwargs, needle):
     with pytest.raises(ValueError) as err:
         Endpoint(**{"base_url": "http://127.0.0.1:8000/v1", "model": "m", **kwargs})
@@ -192,11 +229,14 @@ def test_a_server_that_is_down_stops_the_run_naming_it():
             ablations.run_variant("full", 0, 5, llm)
 
 
-@pytest.mark.parametrize("argv", [
-    ["evolve", "--variant", "x" * 100_000],
-    ["evolve", "--replay", "x" * 100_000],
-    ["evolve", "--llm", "http://127.0.0.1:9/" + "x" * 100_000, "--model", "m"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["evolve", "--variant", "x" * 100_000],
+        ["evolve", "--replay", "x" * 100_000],
+        ["evolve", "--llm", "http://127.0.0.1:9/" + "x" * 100_000, "--model", "m"],
+    ],
+)
 def test_errors_that_quote_a_100_kb_value_are_cut_to_one_short_line(argv, capsys):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err

@@ -1,4 +1,5 @@
 """Notebook 05's views inside one run: the trace is the run itself, step by step, and the helpers read it honestly."""
+
 import random
 
 import numpy as np
@@ -31,7 +32,7 @@ def test_each_step_records_its_target_parent_and_cascade_verdict():
         if s.status == "bad branch":
             assert s.stage1 is None and s.runs == 0
         elif s.status == "cascade":
-            assert s.stage1 < s.bar and s.runs == len(ctx.train[::evaluator_lib.CASCADE_EVERY])
+            assert s.stage1 < s.bar and s.runs == len(ctx.train[:: evaluator_lib.CASCADE_EVERY])
         elif s.status == "ok":
             assert s.stage1 >= s.bar and s.runs == len(ctx.train) and s.score is not None
     bars = [s.bar for s in run.steps if s.bar is not None]

@@ -1,4 +1,5 @@
 """The mock LLM: target choice by feedback, multi-field vs single-field edits, unlaunchable rate, descriptions."""
+
 import random
 import re
 
@@ -53,8 +54,10 @@ def test_small_llm_changes_one_field_of_one_config():
         configs = {choose(p.program, s) for s in changed}
         assert len(configs) <= 1  # one new config (a new rule may cover shapes that had other configs)
         if changed:
-            assert any(sum(getattr(choose(parent.program, s), f) != getattr(choose(p.program, s), f) for f in FIELDS)
-                       == 1 for s in changed)
+            assert any(
+                sum(getattr(choose(parent.program, s), f) != getattr(choose(p.program, s), f) for f in FIELDS) == 1
+                for s in changed
+            )
 
 
 def test_knowledge_edits_change_several_fields_and_sometimes_cannot_launch():
@@ -100,8 +103,12 @@ class FixedRandom:
 def _fake_feedback(vs_best, vs_roofline):
     _, _, _, feedback = setup()
     n = len(vs_best)
-    return Feedback(feedback.shapes[:n], np.asarray(vs_roofline, dtype=float), np.asarray(vs_best, dtype=float),
-                    feedback.best_configs[:n])
+    return Feedback(
+        feedback.shapes[:n],
+        np.asarray(vs_roofline, dtype=float),
+        np.asarray(vs_best, dtype=float),
+        feedback.best_configs[:n],
+    )
 
 
 def test_worst3_breaks_ties_by_shape_order():
@@ -148,22 +155,57 @@ def test_without_feedback_the_target_is_uniform_whatever_the_ratios():
     assert [MockLLM(feedback=None).target(fb, FixedRandom(u=0.999, index=i)) for i in range(3)] == [0, 1, 2]
 
 
-@pytest.mark.parametrize("M, firing, expected", [
-    # M = 100 lies between the round thresholds 96 and 128: a split at 96 or at 128, or the target's M with the gap
-    # up to 128 or down to 96, a quarter of the time each
-    (100, None, {((97, None), (None, 96)): 0.25, ((None, 128), (129, None)): 0.25,
-                 ((None, 100), (101, 128)): 0.25, ((100, None), (96, 99)): 0.25}),
-    (2, None, {((2, None), (None, 1)): 0.25, ((None, 4), (5, None)): 0.25,
-               ((None, 2), (3, 4)): 0.25, ((2, None), (1, 1)): 0.25}),
-    # M = 1: nothing below to split at or to reach, so the split is at 2 and the gap is 2 to 2 on either side
-    (1, None, {((None, 2), (3, None)): 0.5, ((None, 1), (2, 2)): 0.25, ((1, None), (2, 2)): 0.25}),
-    # inside the M range of the rule that decides the target now, 64..200: both rules are clipped to it
-    (100, (64, 200), {((97, 200), (64, 96)): 0.25, ((64, 128), (129, 200)): 0.25,
-                      ((64, 100), (101, 128)): 0.25, ((100, 200), (96, 99)): 0.25}),
-    # a rule from 97 up: the split at 96 leaves nothing on the other side, so only the target's rule is added
-    (100, (97, None), {((97, None), None): 0.25, ((97, 128), (129, None)): 0.25,
-                       ((97, 100), (101, 128)): 0.25, ((100, None), (97, 99)): 0.25}),
-])
+@pytest.mark.parametrize(
+    "M, firing, expected",
+    [
+        # M = 100 lies between the round thresholds 96 and 128: a split at 96 or at 128, or the target's M with the gap
+        # up to 128 or down to 96, a quarter of the time each
+        (
+            100,
+            None,
+            {
+                ((97, None), (None, 96)): 0.25,
+                ((None, 128), (129, None)): 0.25,
+                ((None, 100), (101, 128)): 0.25,
+                ((100, None), (96, 99)): 0.25,
+            },
+        ),
+        (
+            2,
+            None,
+            {
+                ((2, None), (None, 1)): 0.25,
+                ((None, 4), (5, None)): 0.25,
+                ((None, 2), (3, 4)): 0.25,
+                ((2, None), (1, 1)): 0.25,
+            },
+        ),
+        # M = 1: nothing below to split at or to reach, so the split is at 2 and the gap is 2 to 2 on either side
+        (1, None, {((None, 2), (3, None)): 0.5, ((None, 1), (2, 2)): 0.25, ((1, None), (2, 2)): 0.25}),
+        # inside the M range of the rule that decides the target now, 64..200: both rules are clipped to it
+        (
+            100,
+            (64, 200),
+            {
+                ((97, 200), (64, 96)): 0.25,
+                ((64, 128), (129, 200)): 0.25,
+                ((64, 100), (101, 128)): 0.25,
+                ((100, 200), (96, 99)): 0.25,
+            },
+        ),
+        # a rule from 97 up: the split at 96 leaves nothing on the other side, so only the target's rule is added
+        (
+            100,
+            (97, None),
+            {
+                ((97, None), None): 0.25,
+                ((97, 128), (129, None)): 0.25,
+                ((97, 100), (101, 128)): 0.25,
+                ((100, None), (97, 99)): 0.25,
+            },
+        ),
+    ],
+)
 def test_generalizing_splits_at_a_round_threshold_or_adds_the_next_gap(monkeypatch, M, firing, expected):
     """The target's side gets the config written for it; the other side a guess written for an M of its range (its
     upper end, or twice its lower end when it is open above), never tested on a shape."""
@@ -180,8 +222,8 @@ def test_generalizing_splits_at_a_round_threshold_or_adds_the_next_gap(monkeypat
     for _ in range(2000):
         guessed_for.clear()
         proposal = llm._generalize(parent, 0, shape, config, "why", rng)
-        new = proposal.program.rules[:len(proposal.program.rules) - len(parent.rules)]
-        assert proposal.operator == "generalize" and proposal.program.rules[len(new):] == parent.rules
+        new = proposal.program.rules[: len(proposal.program.rules) - len(parent.rules)]
+        assert proposal.operator == "generalize" and proposal.program.rules[len(new) :] == parent.rules
         assert new[0].config == config and new[0].matches(M, 4096, 4096)
         if len(new) == 2:
             lo, hi = new[1].m_min, new[1].m_max
@@ -202,13 +244,29 @@ def test_a_new_rules_m_range_is_the_targets_m_or_reaches_a_round_threshold():
     threshold); or the span between the two thresholds around M."""
     rng = random.Random(0)
     draws = [MockLLM()._m_range(100, rng) for _ in range(8000)]
-    assert _shares(draws) == pytest.approx({(100, 100): 0.25, (None, 100): 0.125, (None, 128): 0.125,
-                                            (100, None): 0.125, (97, None): 0.125, (97, 128): 0.25}, abs=0.02)
+    assert _shares(draws) == pytest.approx(
+        {
+            (100, 100): 0.25,
+            (None, 100): 0.125,
+            (None, 128): 0.125,
+            (100, None): 0.125,
+            (97, None): 0.125,
+            (97, 128): 0.25,
+        },
+        abs=0.02,
+    )
 
 
-@pytest.mark.parametrize("llm, extra_share", [(MockLLM(), 0.5), (MockLLM(p_condition=0.2), 0.2),
-                                              (MockLLM(p_condition=1.0), 1.0), (MockLLM(knowledge=False), 0.0),
-                                              (MockLLM(knowledge=False, p_condition=1.0), 0.0)])
+@pytest.mark.parametrize(
+    "llm, extra_share",
+    [
+        (MockLLM(), 0.5),
+        (MockLLM(p_condition=0.2), 0.2),
+        (MockLLM(p_condition=1.0), 1.0),
+        (MockLLM(knowledge=False), 0.0),
+        (MockLLM(knowledge=False, p_condition=1.0), 0.0),
+    ],
+)
 def test_a_new_rule_also_tests_n_or_k_at_the_rate_p_condition_and_only_with_knowledge(llm, extra_share):
     shape, rng = Shape("x", 100, 1280, 8192), random.Random(0)
     draws = [tuple(sorted(llm._conditions(shape, rng, 97, 128).items(), key=str)) for _ in range(8000)]
@@ -220,14 +278,21 @@ def test_a_new_rule_also_tests_n_or_k_at_the_rate_p_condition_and_only_with_know
     assert _shares(draws) == pytest.approx(expected, abs=0.02)
 
 
-@pytest.mark.parametrize("llm, can_borrow, mix, expected", [
-    (MockLLM(), True, None, dict(FIXED_MIX)),
-    (MockLLM(), False, None, {"retune": 0.3 / 0.85, "specialize": 0.35 / 0.85, "generalize": 0.2 / 0.85}),
-    (MockLLM(), True, {"retune": 0.1, "specialize": 0.1, "generalize": 0.1, "borrow": 0.7},
-     {"retune": 0.1, "specialize": 0.1, "generalize": 0.1, "borrow": 0.7}),  # the meta prompt's mix
-    (MockLLM(knowledge=False), True, None, {"retune": 0.3 / 0.65, "specialize": 0.35 / 0.65}),
-    (MockLLM(new_rules=False), True, None, {"retune": 1.0}),
-])
+@pytest.mark.parametrize(
+    "llm, can_borrow, mix, expected",
+    [
+        (MockLLM(), True, None, dict(FIXED_MIX)),
+        (MockLLM(), False, None, {"retune": 0.3 / 0.85, "specialize": 0.35 / 0.85, "generalize": 0.2 / 0.85}),
+        (
+            MockLLM(),
+            True,
+            {"retune": 0.1, "specialize": 0.1, "generalize": 0.1, "borrow": 0.7},
+            {"retune": 0.1, "specialize": 0.1, "generalize": 0.1, "borrow": 0.7},
+        ),  # the meta prompt's mix
+        (MockLLM(knowledge=False), True, None, {"retune": 0.3 / 0.65, "specialize": 0.35 / 0.65}),
+        (MockLLM(new_rules=False), True, None, {"retune": 1.0}),
+    ],
+)
 def test_edit_kinds_are_drawn_from_the_prompts_mix_among_those_the_llm_can_make(llm, can_borrow, mix, expected):
     _, _, _, feedback = setup()
     fb = Feedback(feedback.shapes, feedback.vs_roofline, feedback.vs_best, feedback.best_configs, mix)
@@ -236,15 +301,39 @@ def test_edit_kinds_are_drawn_from_the_prompts_mix_among_those_the_llm_can_make(
     assert _shares(draws) == pytest.approx(expected, abs=0.02)
 
 
-@pytest.mark.parametrize("current, moves", [
-    (GemmConfig(64, 64, 64, 4, 3, 1), {("block_m", 32): 1, ("block_m", 128): 1, ("block_n", 32): 1,
-                                       ("block_n", 128): 1, ("block_k", 32): 1, ("block_k", 128): 1,
-                                       ("num_warps", 2): 1, ("num_warps", 8): 1, ("num_stages", 2): 1,
-                                       ("num_stages", 4): 1, ("split_k", 2): 2}),
-    (GemmConfig(256, 64, 256, 8, 5, 8), {("block_m", 128): 2, ("block_n", 32): 1, ("block_n", 128): 1,
-                                         ("block_k", 128): 2, ("num_warps", 4): 2, ("num_stages", 4): 2,
-                                         ("split_k", 4): 2}),
-])
+@pytest.mark.parametrize(
+    "current, moves",
+    [
+        (
+            GemmConfig(64, 64, 64, 4, 3, 1),
+            {
+                ("block_m", 32): 1,
+                ("block_m", 128): 1,
+                ("block_n", 32): 1,
+                ("block_n", 128): 1,
+                ("block_k", 32): 1,
+                ("block_k", 128): 1,
+                ("num_warps", 2): 1,
+                ("num_warps", 8): 1,
+                ("num_stages", 2): 1,
+                ("num_stages", 4): 1,
+                ("split_k", 2): 2,
+            },
+        ),
+        (
+            GemmConfig(256, 64, 256, 8, 5, 8),
+            {
+                ("block_m", 128): 2,
+                ("block_n", 32): 1,
+                ("block_n", 128): 1,
+                ("block_k", 128): 2,
+                ("num_warps", 4): 2,
+                ("num_stages", 4): 2,
+                ("split_k", 4): 2,
+            },
+        ),
+    ],
+)
 def test_a_small_llm_moves_one_field_one_step_and_back_from_an_end_of_its_range(current, moves):
     """Each field a sixth of the time, up or down by one allowed value; at either end of a field's values, inwards."""
     llm, shape, rng, seen = MockLLM(knowledge=False), Shape("x", 64, 4096, 4096), random.Random(0), []
@@ -276,14 +365,15 @@ def test_borrowing_copies_the_rule_a_faster_inspiration_uses_for_the_target():
         assert proposal.operator == "borrow"
         target = next(s for s in fb.shapes if proposal.description.endswith(f"(for {s.label()})"))
         f = firing_rule(parent.program, target.M, target.N, target.K)
-        rule = donor_program.rules[0] if target.M <= 16 else Rule(donor_program.default, m_min=target.M,
-                                                                     m_max=target.M)
+        rule = donor_program.rules[0] if target.M <= 16 else Rule(donor_program.default, m_min=target.M, m_max=target.M)
         assert proposal.program.rules == parent.program.rules[:f] + (rule,) + parent.program.rules[f:]
         assert proposal.description.startswith(f"borrow `if {rule.condition()}` from an inspiration")
 
 
-@pytest.mark.parametrize("llm, donor_speed", [(MockLLM(), 1.0), (MockLLM(), None),
-                                              (MockLLM(use_inspirations=False), 0.5), (MockLLM(new_rules=False), 0.5)])
+@pytest.mark.parametrize(
+    "llm, donor_speed",
+    [(MockLLM(), 1.0), (MockLLM(), None), (MockLLM(use_inspirations=False), 0.5), (MockLLM(new_rules=False), 0.5)],
+)
 def test_no_borrowing_from_an_inspiration_no_faster_or_when_borrowing_is_off(llm, donor_speed):
     _, _, parent, _ = setup()
     times = None if donor_speed is None else parent.times * donor_speed
@@ -319,7 +409,15 @@ def test_a_generalizing_edit_says_why_in_its_description(monkeypatch):
 def test_round_thresholds_below_and_above():
     assert [llm_module._round_below(m) for m in (1, 2, 3, 96, 100, 16384, 20000)] == [0, 1, 2, 64, 96, 12288, 16384]
     assert [llm_module._round_above(m) for m in (1, 2, 95, 96, 100, 12288, 16384, 20000)] == [
-        2, 4, 96, 128, 128, 16384, 32768, 40000]
+        2,
+        4,
+        96,
+        128,
+        128,
+        16384,
+        32768,
+        40000,
+    ]
 
 
 ADOPT = "use the fastest config seen there"
@@ -352,8 +450,15 @@ def test_by_default_the_best_seen_config_is_adopted_half_the_time():
     assert adoptions(MockLLM(new_rules=False), n=8000) == pytest.approx(0.5, abs=0.02)
 
 
-@pytest.mark.parametrize("llm", [MockLLM(feedback="roofline", p_adopt=1.0), MockLLM(feedback=None, p_adopt=1.0),
-                                 MockLLM(knowledge=False, p_adopt=1.0)], ids=["roofline", "no feedback", "small"])
+@pytest.mark.parametrize(
+    "llm",
+    [
+        MockLLM(feedback="roofline", p_adopt=1.0),
+        MockLLM(feedback=None, p_adopt=1.0),
+        MockLLM(knowledge=False, p_adopt=1.0),
+    ],
+    ids=["roofline", "no feedback", "small"],
+)
 def test_no_adoption_without_best_seen_feedback_or_without_knowledge(llm):
     assert adoptions(llm, n=500) == 0.0
 
@@ -364,8 +469,9 @@ def test_no_adoption_when_the_best_seen_config_is_the_one_already_there():
     assert adoptions(MockLLM(new_rules=False, p_adopt=1.0), n=300, best_configs=own) == 0.0
 
 
-@pytest.mark.parametrize("kwargs,message", [({"feedback": "fastest"}, "feedback = 'fastest'"),
-                                            ({"focus": "worst5"}, "focus = 'worst5'")])
+@pytest.mark.parametrize(
+    "kwargs,message", [({"feedback": "fastest"}, "feedback = 'fastest'"), ({"focus": "worst5"}, "focus = 'worst5'")]
+)
 def test_bad_settings_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
         MockLLM(**kwargs)

@@ -1,4 +1,5 @@
 """`python -m toyhw prompt` and `python -m toyhw evolve` (mock, --llm over a scripted local server, --replay)."""
+
 import json
 import subprocess
 import sys
@@ -17,19 +18,43 @@ def test_prompt_prints_a_readable_prompt_with_its_size_and_the_mocks_answer(caps
     assert cli.main(["prompt", "--variant", "full", "--seed", "0", "--step", "100"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("[system]\n") and "\n[user]\n## Task\n" in out
-    for heading in ("## The program language", "## Kernel knowledge", "## Current program", "## Other programs",
-                    "## Per-shape results", "## What to change", "## Answer format"):
+    for heading in (
+        "## The program language",
+        "## Kernel knowledge",
+        "## Current program",
+        "## Other programs",
+        "## Per-shape results",
+        "## What to change",
+        "## Answer format",
+    ):
         assert heading in out
     assert "characters, about" in out and "what the mock LLM did" in out and "--- parent\n+++ child" in out
 
 
 def test_prompt_json_and_the_variants_parts(capsys):
     full = run_json(capsys, "prompt", "--step", "30")
-    assert set(full) == {"variant", "seed", "step", "answer", "messages", "parts", "chars", "tokens", "token_rule",
-                         "mock"}
+    assert set(full) == {
+        "variant",
+        "seed",
+        "step",
+        "answer",
+        "messages",
+        "parts",
+        "chars",
+        "tokens",
+        "token_rule",
+        "mock",
+    }
     assert full["chars"] == sum(len(m["content"]) for m in full["messages"])
-    assert set(full["mock"]) == {"description", "operator", "parent_score", "child_score", "child_source", "diff",
-                                 "reply"}
+    assert set(full["mock"]) == {
+        "description",
+        "operator",
+        "parent_score",
+        "child_score",
+        "child_source",
+        "diff",
+        "reply",
+    }
     no_feedback = run_json(capsys, "prompt", "--variant", "no_feedback", "--step", "30")
     assert set(full["parts"]) - set(no_feedback["parts"]) == {"feedback"}
     program = run_json(capsys, "prompt", "--step", "30", "--answer", "program")
@@ -70,11 +95,26 @@ def test_evolve_with_a_real_client_then_its_replay(capsys, tmp_path, monkeypatch
 
     _local_only(monkeypatch)
     log = tmp_path / "run.jsonl"
-    script = [("reply", SPLIT_K_DECODE), ("reply", HOSTILE), ("status", 429), ("reply", ON_ANY_PARENT),
-              ("reply", "")]
+    script = [("reply", SPLIT_K_DECODE), ("reply", HOSTILE), ("status", 429), ("reply", ON_ANY_PARENT), ("reply", "")]
     with ScriptedServer(script) as server:
-        live = run_json(capsys, "evolve", "--variant", "fb_roofline", "--seed", "3", "--budget", "4", "--llm",
-                        server.url, "--model", "scripted", "--log", str(log), "--timeout", "2")
+        live = run_json(
+            capsys,
+            "evolve",
+            "--variant",
+            "fb_roofline",
+            "--seed",
+            "3",
+            "--budget",
+            "4",
+            "--llm",
+            server.url,
+            "--model",
+            "scripted",
+            "--log",
+            str(log),
+            "--timeout",
+            "2",
+        )
     assert live["llm"]["kind"] == "chat" and live["llm"]["calls"] == 4 and live["llm"]["statuses"]["invalid"] == 2
     assert [f["step"] for f in live["llm"]["failures"]] == [2, 4]
     replayed = run_json(capsys, "evolve", "--replay", str(log))  # variant, seed and budget from the log
@@ -84,15 +124,18 @@ def test_evolve_with_a_real_client_then_its_replay(capsys, tmp_path, monkeypatch
     assert "a replay of" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("args, message", [
-    (["prompt", "--variant", "nope"], "unknown variant 'nope'"),
-    (["evolve", "--log", "x.jsonl"], "--log needs --llm URL"),
-    (["evolve", "--replay", "missing.jsonl"], "cannot read the log 'missing.jsonl'"),
-    (["evolve", "--replay", "x.jsonl", "--llm", "http://127.0.0.1:9/v1"], "--replay replays a logged run"),
-    (["evolve", "--llm", "http://127.0.0.1:9/v1"], "no model name"),
-    (["evolve", "--llm"], "no LLM base URL"),
-    (["evolve", "--llm", "127.0.0.1:8000", "--model", "m"], "base_url = '127.0.0.1:8000' is not allowed"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["prompt", "--variant", "nope"], "unknown variant 'nope'"),
+        (["evolve", "--log", "x.jsonl"], "--log needs --llm URL"),
+        (["evolve", "--replay", "missing.jsonl"], "cannot read the log 'missing.jsonl'"),
+        (["evolve", "--replay", "x.jsonl", "--llm", "http://127.0.0.1:9/v1"], "--replay replays a logged run"),
+        (["evolve", "--llm", "http://127.0.0.1:9/v1"], "no model name"),
+        (["evolve", "--llm"], "no LLM base URL"),
+        (["evolve", "--llm", "127.0.0.1:8000", "--model", "m"], "base_url = '127.0.0.1:8000' is not allowed"),
+    ],
+)
 def test_bad_input_exits_2_naming_it(args, message, capsys, monkeypatch):
     for name in ("TOYHW_LLM_BASE_URL", "TOYHW_LLM_MODEL"):
         monkeypatch.delenv(name, raising=False)
@@ -107,18 +150,24 @@ def test_llm_without_the_openai_package_names_the_extra(capsys, monkeypatch):
     assert "pip install -e '.[llm]'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["evolve", "--attempts", "0"], "--attempts = '0' is not allowed; give a number in [1, 10]"),
-    (["evolve", "--budget", "0"], "--budget = 0 is not allowed"),
-    (["evolve", "--llm", "http://127.0.0.1:9/v1", "--model", "m", "--timeout", "0"], "--timeout = '0' is not allowed"),
-    (["evolve", "--timeout", "-1"], "--timeout = '-1' is not allowed; give a number in (0, 3,600]"),
-    (["evolve", "--timeout", "nan"], "--timeout = 'nan' is not allowed"),
-    (["evolve", "--temperature", "3"], "--temperature = '3' is not allowed; give a number in [0, 2]"),
-    (["evolve", "--max-tokens", "0"], "--max-tokens = '0' is not allowed; give a number in [1, 1,000,000]"),
-    (["evolve", "--seed", "-1"], "--seed = -1 is not allowed"),
-    (["prompt", "--step", "0"], "--step = 0 is not allowed"),
-    (["prompt", "--seed", "-2"], "--seed = -2 is not allowed"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["evolve", "--attempts", "0"], "--attempts = '0' is not allowed; give a number in [1, 10]"),
+        (["evolve", "--budget", "0"], "--budget = 0 is not allowed"),
+        (
+            ["evolve", "--llm", "http://127.0.0.1:9/v1", "--model", "m", "--timeout", "0"],
+            "--timeout = '0' is not allowed",
+        ),
+        (["evolve", "--timeout", "-1"], "--timeout = '-1' is not allowed; give a number in (0, 3,600]"),
+        (["evolve", "--timeout", "nan"], "--timeout = 'nan' is not allowed"),
+        (["evolve", "--temperature", "3"], "--temperature = '3' is not allowed; give a number in [0, 2]"),
+        (["evolve", "--max-tokens", "0"], "--max-tokens = '0' is not allowed; give a number in [1, 1,000,000]"),
+        (["evolve", "--seed", "-1"], "--seed = -1 is not allowed"),
+        (["prompt", "--step", "0"], "--step = 0 is not allowed"),
+        (["prompt", "--seed", "-2"], "--seed = -2 is not allowed"),
+    ],
+)
 def test_every_option_of_prompt_and_evolve_is_range_checked(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_:
         cli.main(argv)

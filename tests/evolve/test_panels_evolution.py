@@ -1,4 +1,5 @@
 """Lecture 14's widget panels build, redraw when a control moves, and show errors instead of half-drawing."""
+
 import ipywidgets as widgets
 
 from toyhw.panels import evolution as panels

@@ -1,4 +1,5 @@
 """Programs: render/parse round trip, safe parsing with clear errors, the static check by line, and simplify."""
+
 import itertools
 
 import pytest
@@ -44,8 +45,9 @@ def test_rendered_source_reads_like_a_heuristic():
     lines = render(program).splitlines()
     assert lines[0] == "def choose(M, N, K):"
     assert lines[1] == "    if M <= 48 and K >= 4096:"
-    assert lines[2].strip() == ("return Config(block_m=64, block_n=128, block_k=64, num_warps=4, num_stages=4, "
-                                "split_k=1)")
+    assert lines[2].strip() == (
+        "return Config(block_m=64, block_n=128, block_k=64, num_warps=4, num_stages=4, split_k=1)"
+    )
     assert lines[3] == "    if 32 <= M <= 96:"
 
 
@@ -72,78 +74,130 @@ def _choose(*body: str) -> str:
     return "def choose(M, N, K):\n" + "".join(f"    {line}\n" for line in body)
 
 
-@pytest.mark.parametrize("source, error", [
-    ("x = 1", "line 1: the source must be exactly one function `def choose(M, N, K):`"),
-    (_choose("import os", "return Config()"), "line 2: statement `Import` is not allowed"),
-    (_choose("if M < 3 or N > 2:", "    return Config()", "return Config()"),
-     "line 2: `or` is not allowed (write two if-statements)"),
-    (_choose("return Config(block_m=17)"),
-     "line 2: invalid Config: GemmConfig.block_m = 17 is not allowed; allowed values: [16, 32, 64, 128, 256]"),
-    (_choose("if M < X:", "    return Config()", "return Config()"),
-     "line 2: the bound on M must be an integer literal from 0 to 2,147,483,647"),
-    (_choose("if X < M:", "    return Config()", "return Config()"),
-     "line 2: the bound on M must be an integer literal from 0 to 2,147,483,647"),
-    (_choose("if M < 4:", "    return __import__('os').system('echo hi')", "return Config()"),
-     "line 3: a branch must return `Config(...)`"),
-    (_choose("if M < 4:", "    return Config()"),
-     "line 1: the function must end with `return Config(...)` (the default)"),
-    (_choose("return Config()", "return Config()"), "line 3: nothing may follow the final `return`"),
-    (_choose("return"), "line 2: the final statement must be `return Config(...)`"),
-    ("def choose(M, N):\n    return Config()",
-     "line 1: the function must be declared exactly as `def choose(M, N, K):`"),
-    ("@cache\n" + _choose("return Config()"),
-     "line 2: the function must be declared exactly as `def choose(M, N, K):`"),
-    ("def choose(M, N, K, *args):\n    return Config()",
-     "line 1: the function must be declared exactly as `def choose(M, N, K):`"),
-    ("def choose(M, N, K, **kw):\n    return Config()",
-     "line 1: the function must be declared exactly as `def choose(M, N, K):`"),
-    ("def choose(M, N, K, *, x):\n    return Config()",
-     "line 1: the function must be declared exactly as `def choose(M, N, K):`"),
-    ("def choose(A, /, M, N, K):\n    return Config()",
-     "line 1: the function must be declared exactly as `def choose(M, N, K):`"),
-    ("def choose(M, N, K=1):\n    return Config()",
-     "line 1: the function must be declared exactly as `def choose(M, N, K):`"),
-    ("def choose(M, N, K):\n    if M <\n", "line 2: syntax error: invalid syntax"),
-    (_choose("return Config(warps=4)"), f"line 2: Config has no field 'warps' (fields: {FIELDS_LISTED})"),
-    (_choose("return Config(16, 16, 32, 2, 2, 1, 7)"), f"line 2: Config takes at most 6 values ({FIELDS_LISTED})"),
-    (_choose("return Config(16, block_m=32)"), "line 2: Config field 'block_m' is given twice"),
-    (_choose("return Config(block_m=16.0)"),
-     "line 2: Config field 'block_m' must be an integer literal from 0 to 2,147,483,647"),
-    (_choose("if M:", "    return Config()", "return Config()"),
-     "line 2: a condition must compare M, N or K with an integer"),
-    (_choose("if M != 3:", "    return Config()", "return Config()"), "line 2: comparison NotEq is not allowed"),
-    (_choose("if M is 3:", "    return Config()", "return Config()"), "line 2: comparison Is is not allowed"),
-    (_choose("if M < 0:", "    return Config()", "return Config()"),
-     "line 2: bound -1 on M is not allowed; bounds are integers from 0 to 2,147,483,647 (MAX_DIM) or None"),
-    (_choose("if 3 < 4:", "    return Config()", "return Config()"),
-     "line 2: each comparison must have M, N or K on one side and an integer literal on the other"),
-])
+@pytest.mark.parametrize(
+    "source, error",
+    [
+        ("x = 1", "line 1: the source must be exactly one function `def choose(M, N, K):`"),
+        (_choose("import os", "return Config()"), "line 2: statement `Import` is not allowed"),
+        (
+            _choose("if M < 3 or N > 2:", "    return Config()", "return Config()"),
+            "line 2: `or` is not allowed (write two if-statements)",
+        ),
+        (
+            _choose("return Config(block_m=17)"),
+            "line 2: invalid Config: GemmConfig.block_m = 17 is not allowed; allowed values: [16, 32, 64, 128, 256]",
+        ),
+        (
+            _choose("if M < X:", "    return Config()", "return Config()"),
+            "line 2: the bound on M must be an integer literal from 0 to 2,147,483,647",
+        ),
+        (
+            _choose("if X < M:", "    return Config()", "return Config()"),
+            "line 2: the bound on M must be an integer literal from 0 to 2,147,483,647",
+        ),
+        (
+            _choose("if M < 4:", "    return __import__('os').system('echo hi')", "return Config()"),
+            "line 3: a branch must return `Config(...)`",
+        ),
+        (
+            _choose("if M < 4:", "    return Config()"),
+            "line 1: the function must end with `return Config(...)` (the default)",
+        ),
+        (_choose("return Config()", "return Config()"), "line 3: nothing may follow the final `return`"),
+        (_choose("return"), "line 2: the final statement must be `return Config(...)`"),
+        (
+            "def choose(M, N):\n    return Config()",
+            "line 1: the function must be declared exactly as `def choose(M, N, K):`",
+        ),
+        (
+            "@cache\n" + _choose("return Config()"),
+            "line 2: the function must be declared exactly as `def choose(M, N, K):`",
+        ),
+        (
+            "def choose(M, N, K, *args):\n    return Config()",
+            "line 1: the function must be declared exactly as `def choose(M, N, K):`",
+        ),
+        (
+            "def choose(M, N, K, **kw):\n    return Config()",
+            "line 1: the function must be declared exactly as `def choose(M, N, K):`",
+        ),
+        (
+            "def choose(M, N, K, *, x):\n    return Config()",
+            "line 1: the function must be declared exactly as `def choose(M, N, K):`",
+        ),
+        (
+            "def choose(A, /, M, N, K):\n    return Config()",
+            "line 1: the function must be declared exactly as `def choose(M, N, K):`",
+        ),
+        (
+            "def choose(M, N, K=1):\n    return Config()",
+            "line 1: the function must be declared exactly as `def choose(M, N, K):`",
+        ),
+        ("def choose(M, N, K):\n    if M <\n", "line 2: syntax error: invalid syntax"),
+        (_choose("return Config(warps=4)"), f"line 2: Config has no field 'warps' (fields: {FIELDS_LISTED})"),
+        (_choose("return Config(16, 16, 32, 2, 2, 1, 7)"), f"line 2: Config takes at most 6 values ({FIELDS_LISTED})"),
+        (_choose("return Config(16, block_m=32)"), "line 2: Config field 'block_m' is given twice"),
+        (
+            _choose("return Config(block_m=16.0)"),
+            "line 2: Config field 'block_m' must be an integer literal from 0 to 2,147,483,647",
+        ),
+        (
+            _choose("if M:", "    return Config()", "return Config()"),
+            "line 2: a condition must compare M, N or K with an integer",
+        ),
+        (_choose("if M != 3:", "    return Config()", "return Config()"), "line 2: comparison NotEq is not allowed"),
+        (_choose("if M is 3:", "    return Config()", "return Config()"), "line 2: comparison Is is not allowed"),
+        (
+            _choose("if M < 0:", "    return Config()", "return Config()"),
+            "line 2: bound -1 on M is not allowed; bounds are integers from 0 to 2,147,483,647 (MAX_DIM) or None",
+        ),
+        (
+            _choose("if 3 < 4:", "    return Config()", "return Config()"),
+            "line 2: each comparison must have M, N or K on one side and an integer literal on the other",
+        ),
+    ],
+)
 def test_malformed_source_names_the_line_and_what_is_allowed(source, error):
     with pytest.raises(ValueError) as err:
         parse(source)
     assert str(err.value) == f"{error}; {ALLOWED}"
 
 
-@pytest.mark.parametrize("condition, bounds", [
-    ("M <= 96 and M <= 48", dict(m_max=48)), ("M <= 30 and M <= 50", dict(m_max=30)),
-    ("M < 50 and M < 40", dict(m_max=39)), ("M < 40 and M < 50", dict(m_max=39)),
-    ("M >= 10 and M >= 20", dict(m_min=20)), ("M >= 20 and M >= 10", dict(m_min=20)),
-    ("M > 10 and M > 20", dict(m_min=21)), ("M > 20 and M > 10", dict(m_min=21)),
-    ("48 >= M and 2 < M", dict(m_min=3, m_max=48)),
-    ("M >= 3 and M == 5", dict(m_min=5, m_max=5)), ("M == 5 and M >= 3 and M <= 9", dict(m_min=5, m_max=5)),
-    ("M >= 7 and M == 5", dict(m_min=7, m_max=5)),
-    ("M == 5 and M == 7", dict(m_min=7, m_max=5)), ("K <= 4 and K == 5", dict(k_min=5, k_max=4)),
-    ("N > 10 and 30 > N and N < 20", dict(n_min=11, n_max=19)),
-])
+@pytest.mark.parametrize(
+    "condition, bounds",
+    [
+        ("M <= 96 and M <= 48", dict(m_max=48)),
+        ("M <= 30 and M <= 50", dict(m_max=30)),
+        ("M < 50 and M < 40", dict(m_max=39)),
+        ("M < 40 and M < 50", dict(m_max=39)),
+        ("M >= 10 and M >= 20", dict(m_min=20)),
+        ("M >= 20 and M >= 10", dict(m_min=20)),
+        ("M > 10 and M > 20", dict(m_min=21)),
+        ("M > 20 and M > 10", dict(m_min=21)),
+        ("48 >= M and 2 < M", dict(m_min=3, m_max=48)),
+        ("M >= 3 and M == 5", dict(m_min=5, m_max=5)),
+        ("M == 5 and M >= 3 and M <= 9", dict(m_min=5, m_max=5)),
+        ("M >= 7 and M == 5", dict(m_min=7, m_max=5)),
+        ("M == 5 and M == 7", dict(m_min=7, m_max=5)),
+        ("K <= 4 and K == 5", dict(k_min=5, k_max=4)),
+        ("N > 10 and 30 > N and N < 20", dict(n_min=11, n_max=19)),
+    ],
+)
 def test_several_bounds_on_one_variable_intersect(condition, bounds):
     program = parse(f"def choose(M, N, K):\n    if {condition}:\n        return Config()\n    return Config()\n")
     assert program.rules == (Rule(GemmConfig(), **bounds),)
 
 
-@pytest.mark.parametrize("body, line", [
-    ("        pass\n", 3), ("        return\n", 3), ("        x = 1\n", 3),
-    ("        return Config()\n        return Config()\n", 3), ("        x = 1\n        return Config()\n", 3),
-])
+@pytest.mark.parametrize(
+    "body, line",
+    [
+        ("        pass\n", 3),
+        ("        return\n", 3),
+        ("        x = 1\n", 3),
+        ("        return Config()\n        return Config()\n", 3),
+        ("        x = 1\n        return Config()\n", 3),
+    ],
+)
 def test_a_branch_must_be_exactly_one_return_of_a_config(body, line):
     source = f"def choose(M, N, K):\n    if M < 4:\n{body}    return Config()\n"
     with pytest.raises(ValueError) as err:
@@ -172,8 +226,7 @@ def test_parse_never_executes_the_source(tmp_path):
 
 
 def test_static_check_reports_every_bad_branch_by_line():
-    program = Program((Rule(GOOD, m_max=16), Rule(BAD_SMEM, m_min=5000, m_max=6000), Rule(BAD_WARPS, n_max=10)),
-                      GOOD)
+    program = Program((Rule(GOOD, m_max=16), Rule(BAD_SMEM, m_min=5000, m_max=6000), Rule(BAD_WARPS, n_max=10)), GOOD)
     ok, problems = static_check(render(program))
     assert not ok
     assert [p.line for p in problems] == [5, 7]
@@ -195,8 +248,10 @@ def test_static_check_finds_exactly_the_unlaunchable_branches(program):
 def test_a_bad_default_is_reported_as_the_default_branch():
     ok, (problem,) = static_check(Program((Rule(GOOD, m_max=16),), BAD_SMEM))
     assert not ok and (problem.line, problem.branch) == (4, "default")
-    assert problem.message().startswith("line 4 (default): Config(block_m=128, block_n=256, block_k=64, num_warps=8, "
-                                        "num_stages=5, split_k=1) cannot launch: out of resource: shared memory")
+    assert problem.message().startswith(
+        "line 4 (default): Config(block_m=128, block_n=256, block_k=64, num_warps=8, "
+        "num_stages=5, split_k=1) cannot launch: out of resource: shared memory"
+    )
 
 
 def test_static_check_on_another_gpu_by_name_or_spec():
@@ -208,8 +263,9 @@ def test_static_check_on_another_gpu_by_name_or_spec():
 
 def test_static_check_passes_the_expert_and_uses_the_lines_of_hand_written_source():
     assert static_check(expert_program()) == (True, ())
-    source = ("def choose(M, N, K):\n\n    if M <= 4:\n\n        return Config(128, 256, 64, 8, 5, 1)\n"
-              "    return Config()")
+    source = (
+        "def choose(M, N, K):\n\n    if M <= 4:\n\n        return Config(128, 256, 64, 8, 5, 1)\n    return Config()"
+    )
     assert [p.line for p in static_check(source)[1]] == [5]
 
 
@@ -220,9 +276,14 @@ def test_expert_program_matches_the_expert_heuristic():
         assert choose(program, shape) == expert.expert_config(shape)
 
 
-PROBES = [Shape("probe", m, n, k) for m, n, k in itertools.product(
-    (1, 2, 3, 15, 16, 17, 48, 49, 95, 96, 97, 512, 513, 4095, 4096, 9000), (16, 1280, 4096, 8192, 30000),
-    (512, 1024, 4096, 8192, 16384))]
+PROBES = [
+    Shape("probe", m, n, k)
+    for m, n, k in itertools.product(
+        (1, 2, 3, 15, 16, 17, 48, 49, 95, 96, 97, 512, 513, 4095, 4096, 9000),
+        (16, 1280, 4096, 8192, 30000),
+        (512, 1024, 4096, 8192, 16384),
+    )
+]
 
 
 @settings(max_examples=200, deadline=None)
@@ -257,7 +318,7 @@ def test_simplify_leaves_no_rule_that_could_go(program):
     simple = simplify(program)
     points = _cell_points(program)
     for i in range(len(simple.rules)):
-        fewer = Program(simple.rules[:i] + simple.rules[i + 1:], simple.default)
+        fewer = Program(simple.rules[:i] + simple.rules[i + 1 :], simple.default)
         assert any(choose_mnk(fewer, *p) != choose_mnk(simple, *p) for p in points)
 
 
@@ -274,8 +335,10 @@ def test_simplify_drops_a_rule_whose_points_a_later_rule_decides_the_same_way():
 
 
 def test_simplify_drops_dead_and_redundant_rules():
-    program = Program((Rule(GOOD, m_max=16), Rule(BAD_SMEM, m_max=8), Rule(GOOD, m_min=10, m_max=5),
-                       Rule(GemmConfig(), m_min=100)), GemmConfig())
+    program = Program(
+        (Rule(GOOD, m_max=16), Rule(BAD_SMEM, m_max=8), Rule(GOOD, m_min=10, m_max=5), Rule(GemmConfig(), m_min=100)),
+        GemmConfig(),
+    )
     assert simplify(program) == Program((Rule(GOOD, m_max=16),), GemmConfig())
     assert simplify(program).n_rules() == 2
 
@@ -307,10 +370,15 @@ def test_rule_without_conditions_is_refused():
         Rule(GOOD)
 
 
-@pytest.mark.parametrize("bounds, message", [
-    (dict(m_min=-1), "bound -1 on M is not allowed"), (dict(n_max=True), "bound True on N is not allowed"),
-    (dict(k_min=2.0), "bound 2.0 on K is not allowed"), (dict(m_max=5, k_max=-3), "bound -3 on K is not allowed"),
-])
+@pytest.mark.parametrize(
+    "bounds, message",
+    [
+        (dict(m_min=-1), "bound -1 on M is not allowed"),
+        (dict(n_max=True), "bound True on N is not allowed"),
+        (dict(k_min=2.0), "bound 2.0 on K is not allowed"),
+        (dict(m_max=5, k_max=-3), "bound -3 on K is not allowed"),
+    ],
+)
 def test_rule_bounds_must_be_integers_at_least_zero(bounds, message):
     bounds_allowed = r"bounds are integers from 0 to 2,147,483,647 \(MAX_DIM\) or None"
     with pytest.raises(ValueError, match=rf"^{message}; {bounds_allowed}$"):

@@ -1,4 +1,5 @@
 """The rendered prompt: its parts, how each variant's prompt differs from the full method's, and the prompt at a step."""
+
 import pytest
 
 from toyhw.evolve import variants
@@ -17,9 +18,9 @@ from toyhw.evolve.source import parse
 # change what the prompt is given, not how it is written.
 EXPECTED_DIFFERENCES = {
     "full": set(),
-    "fb_roofline": {"feedback"},           # vs_roofline, no best config to adopt
-    "fb_worst3": {"feedback"},             # only the 3 lowest vs_best
-    "no_feedback": {"feedback"},           # no table at all
+    "fb_roofline": {"feedback"},  # vs_roofline, no best config to adopt
+    "fb_worst3": {"feedback"},  # only the 3 lowest vs_best
+    "no_feedback": {"feedback"},  # no table at all
     "small_llm": {"knowledge", "instructions"},  # no kernel knowledge; no guessed rules (retune, specialize only)
     "no_borrow": {"inspirations", "instructions"},  # no other programs, nothing to borrow
     "no_full_file": {"inspirations", "instructions"},  # only configs change: nothing to borrow, no new rules
@@ -81,14 +82,22 @@ def test_the_prompt_carries_the_parent_and_inspirations_as_source_that_parses_ba
 def test_the_language_part_gives_the_config_fields_and_the_h100_launch_limits():
     parent, inspirations, feedback = step_inputs(10)
     text = render_prompt(parent, inspirations, feedback, settings_for("full")).part("language")
-    for needle in ("block_m: 16, 32, 64, 128, 256", "split_k: 1, 2, 4, 8", "<= 232448", "<= 255 per thread",
-                   ">= 256 * num_warps", "never executed"):
+    for needle in (
+        "block_m: 16, 32, 64, 128, 256",
+        "split_k: 1, 2, 4, 8",
+        "<= 232448",
+        "<= 255 per thread",
+        ">= 256 * num_warps",
+        "never executed",
+    ):
         assert needle in text
 
 
 def test_the_prompt_at_a_step_in_each_variants_run():
-    views = {v: prompt_at(v, 0, 100) for v in ("full", "no_feedback", "no_borrow", "small_llm", "no_evolution",
-                                               "no_meta_prompt")}
+    views = {
+        v: prompt_at(v, 0, 100)
+        for v in ("full", "no_feedback", "no_borrow", "small_llm", "no_evolution", "no_meta_prompt")
+    }
     assert views["full"].prompt.names() == PART_NAMES
     assert "feedback" not in views["no_feedback"].prompt.names()
     assert "inspirations" not in views["no_borrow"].prompt.names()
@@ -133,9 +142,14 @@ def test_estimate_tokens_counts_words_number_chunks_line_breaks_and_punctuation_
     assert estimate_tokens("12288") == 2 and estimate_tokens("a\n    b") == 3
 
 
-@pytest.mark.parametrize("kwargs, needle", [
-    ({"step": 0}, "step = 0"), ({"step": 2.5}, "step = 2.5"), ({"answer": "xml"}, "answer = 'xml'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, needle",
+    [
+        ({"step": 0}, "step = 0"),
+        ({"step": 2.5}, "step = 2.5"),
+        ({"answer": "xml"}, "answer = 'xml'"),
+    ],
+)
 def test_bad_arguments_name_the_parameter(kwargs, needle):
     with pytest.raises(ValueError, match=needle.replace(".", r"\.")):
         prompt_at(**{"variant": "full", "seed": 0, "step": 5, **kwargs})

@@ -1,4 +1,5 @@
 """Reading a model's reply: SEARCH/REPLACE blocks or a whole program, parsed and never executed; failures say why."""
+
 import random
 import re
 
@@ -15,10 +16,15 @@ from toyhw.gemm.config import GemmConfig
 
 PARENT = expert_program()
 SOURCE = render(PARENT)
-NEW_RULE = ("    if M <= 4 and K >= 8192:\n"
-            "        return Config(block_m=16, block_n=64, block_k=128, num_warps=2, num_stages=4, split_k=4)\n")
-DIFF = ("Split-K for deep-K decode shapes.\n<<<<<<< SEARCH\n    if M <= 16:\n=======\n" + NEW_RULE
-        + "    if M <= 16:\n>>>>>>> REPLACE\n")
+NEW_RULE = (
+    "    if M <= 4 and K >= 8192:\n"
+    "        return Config(block_m=16, block_n=64, block_k=128, num_warps=2, num_stages=4, split_k=4)\n"
+)
+DIFF = (
+    "Split-K for deep-K decode shapes.\n<<<<<<< SEARCH\n    if M <= 16:\n=======\n"
+    + NEW_RULE
+    + "    if M <= 16:\n>>>>>>> REPLACE\n"
+)
 CHILD = Program((Rule(GemmConfig(16, 64, 128, 2, 4, 4), m_max=4, k_min=8192),) + PARENT.rules, PARENT.default)
 
 
@@ -41,34 +47,45 @@ def test_a_bare_program_and_a_reasoning_models_thinking_are_read():
 
 
 def test_several_blocks_apply_in_order():
-    second = ("<<<<<<< SEARCH\n    if M <= 128:\n        return Config(block_m=64, block_n=64, block_k=128, "
-              "num_warps=4, num_stages=4, split_k=1)\n=======\n    if M <= 128:\n        return Config(block_m=64, "
-              "block_n=128, block_k=128, num_warps=4, num_stages=4, split_k=1)\n>>>>>>> REPLACE\n")
+    second = (
+        "<<<<<<< SEARCH\n    if M <= 128:\n        return Config(block_m=64, block_n=64, block_k=128, "
+        "num_warps=4, num_stages=4, split_k=1)\n=======\n    if M <= 128:\n        return Config(block_m=64, "
+        "block_n=128, block_k=128, num_warps=4, num_stages=4, split_k=1)\n>>>>>>> REPLACE\n"
+    )
     child = read_reply(DIFF + second, PARENT).program
     assert child.rules[0] == CHILD.rules[0] and child.rules[2].config == GemmConfig(64, 128, 128, 4, 4, 1)
 
 
-@pytest.mark.parametrize("reply, reason", [
-    ("<<<<<<< SEARCH\n    if M <= 17:\n=======\n    if M <= 18:\n>>>>>>> REPLACE", "diff does not apply"),
-    ("<<<<<<< SEARCH\n        return Config(block_m=16, block_n=64, block_k=256, num_warps=4, num_stages=5, "
-     "split_k=1)\n    if M <= 128:\n=======\n>>>>>>> REPLACE\n" * 2, "diff does not apply"),  # second: gone
-    ("<<<<<<< SEARCH\n=======\n    if M <= 18:\n>>>>>>> REPLACE", "empty SEARCH"),
-    ("", "the reply is empty"),
-    ("   \n", "the reply is empty"),
-    ("I would use bigger tiles for prefill and split-K for decode.", "neither SEARCH/REPLACE blocks nor"),
-    ("```python\nimport os\nos.system('echo hi')\n```\n```python\ndef choose(M, N, K):\n    return os.getcwd()\n```",
-     "does not parse"),
-    ("```python\ndef choose(M, N, K):\n    if M <= 16 or K > 4:\n        return Config()\n    return Config()\n```",
-     "`or` is not allowed"),
-])
+@pytest.mark.parametrize(
+    "reply, reason",
+    [
+        ("<<<<<<< SEARCH\n    if M <= 17:\n=======\n    if M <= 18:\n>>>>>>> REPLACE", "diff does not apply"),
+        (
+            "<<<<<<< SEARCH\n        return Config(block_m=16, block_n=64, block_k=256, num_warps=4, num_stages=5, "
+            "split_k=1)\n    if M <= 128:\n=======\n>>>>>>> REPLACE\n" * 2,
+            "diff does not apply",
+        ),  # second: gone
+        ("<<<<<<< SEARCH\n=======\n    if M <= 18:\n>>>>>>> REPLACE", "empty SEARCH"),
+        ("", "the reply is empty"),
+        ("   \n", "the reply is empty"),
+        ("I would use bigger tiles for prefill and split-K for decode.", "neither SEARCH/REPLACE blocks nor"),
+        (
+            "```python\nimport os\nos.system('echo hi')\n```\n```python\ndef choose(M, N, K):\n    return os.getcwd()\n```",
+            "does not parse",
+        ),
+        (
+            "```python\ndef choose(M, N, K):\n    if M <= 16 or K > 4:\n        return Config()\n    return Config()\n```",
+            "`or` is not allowed",
+        ),
+    ],
+)
 def test_replies_that_give_no_program_are_failed_proposals_with_the_reason(reply, reason):
     proposal = read_reply(reply, PARENT)
     assert proposal.program is None and proposal.operator is None and reason in proposal.description
 
 
 def test_an_ambiguous_search_text_does_not_apply():
-    parent = Program((Rule(GemmConfig(), m_max=1),) + PARENT.rules[:1] + (Rule(GemmConfig(), m_max=2),),
-                     PARENT.default)
+    parent = Program((Rule(GemmConfig(), m_max=1),) + PARENT.rules[:1] + (Rule(GemmConfig(), m_max=2),), PARENT.default)
     line = render(parent).splitlines()[2]  # the first rule's return line, the same as the third's
     reply = f"<<<<<<< SEARCH\n{line}\n=======\n{line}\n>>>>>>> REPLACE"
     assert "occurs 2 times" in read_reply(reply, parent).description
@@ -76,11 +93,15 @@ def test_an_ambiguous_search_text_does_not_apply():
 
 def test_hostile_code_is_refused_and_never_executed(tmp_path):
     marker = tmp_path / "pwned"
-    hostile = (f"```python\ndef choose(M, N, K):\n    __import__('pathlib').Path({str(marker)!r}).touch()\n"
-               "    return Config()\n```")
-    for reply in (hostile, hostile.replace("```python\n", "```python\nimport os\n"),
-                  f"<<<<<<< SEARCH\n    if M <= 16:\n=======\n    open({str(marker)!r}, 'w')\n    if M <= 16:\n"
-                  ">>>>>>> REPLACE"):
+    hostile = (
+        f"```python\ndef choose(M, N, K):\n    __import__('pathlib').Path({str(marker)!r}).touch()\n"
+        "    return Config()\n```"
+    )
+    for reply in (
+        hostile,
+        hostile.replace("```python\n", "```python\nimport os\n"),
+        f"<<<<<<< SEARCH\n    if M <= 16:\n=======\n    open({str(marker)!r}, 'w')\n    if M <= 16:\n>>>>>>> REPLACE",
+    ):
         proposal = read_reply(reply, PARENT)
         assert proposal.program is None and "does not parse" in proposal.description
     assert not marker.exists()
@@ -125,9 +146,32 @@ def test_search_text_matches_whole_lines_and_ignores_trailing_spaces_only():
 OLD_BLOCK = re.compile(r"^<{5,} SEARCH[ \t]*\n(.*?)^={5,}[ \t]*\n(.*?)^>{5,} REPLACE[ \t]*$", re.DOTALL | re.MULTILINE)
 OLD_FENCE = re.compile(r"^```[ \t]*(?:python|py)?[ \t]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
 OLD_THINKING = re.compile(r"<think>.*?</think>", re.DOTALL)
-PIECES = ("<<<<<<< SEARCH\n", "<<<<< SEARCH \n", "<<<<<<< SEARCH", "=======\n", "===== \t\n", "==", ">>>>>>> REPLACE\n",
-          ">>>>>>> REPLACE", ">>>>>>> REPLACE x\n", "```python\n", "```py\n", "```\n", "```js\n", "x```\n", "<think>",
-          "</think>", "<think>\n", "def choose", "    if M <= 16:\n", "a", "\n", " ", "\r\n", "\t")
+PIECES = (
+    "<<<<<<< SEARCH\n",
+    "<<<<< SEARCH \n",
+    "<<<<<<< SEARCH",
+    "=======\n",
+    "===== \t\n",
+    "==",
+    ">>>>>>> REPLACE\n",
+    ">>>>>>> REPLACE",
+    ">>>>>>> REPLACE x\n",
+    "```python\n",
+    "```py\n",
+    "```\n",
+    "```js\n",
+    "x```\n",
+    "<think>",
+    "</think>",
+    "<think>\n",
+    "def choose",
+    "    if M <= 16:\n",
+    "a",
+    "\n",
+    " ",
+    "\r\n",
+    "\t",
+)
 
 
 def test_the_scanners_read_replies_exactly_as_the_patterns_they_replace():
@@ -149,7 +193,9 @@ DEGENERATE = {  # what a small model stuck until max_tokens writes
 }
 
 
-@pytest.mark.timeout(120)  # backtracking patterns take hours on these, the scanners milliseconds (benchmarks/bench_replies.py)
+@pytest.mark.timeout(
+    120
+)  # backtracking patterns take hours on these, the scanners milliseconds (benchmarks/bench_replies.py)
 @pytest.mark.parametrize("unit", list(DEGENERATE))
 def test_degenerate_replies_at_the_size_limit_are_read_in_one_pass(unit):
     text = unit * (MAX_REPLY_CHARS // len(unit))

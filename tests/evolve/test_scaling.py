@@ -1,4 +1,5 @@
 """The cost measurements: kernel runs are exact and additive; the parallel note claims only what was measured."""
+
 from toyhw.evolve.experiments import ablations
 from toyhw.course import scaling
 from toyhw.course.scaling import CostPoint

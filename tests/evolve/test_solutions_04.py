@@ -1,4 +1,5 @@
 """Notebook 04's solution file runs, and what each exercise's Answer says about its result holds."""
+
 import functools
 
 import numpy as np
@@ -38,8 +39,12 @@ def test_the_gap_between_full_and_small_llm_grows_with_the_budget_on_new_seeds(s
 def test_adopting_the_best_config_seen_more_often_helps_at_every_seed(solutions, study):
     frame = solutions.adoption_sweep()
     seeds = list(ablations.SEEDS)
-    assert frame.loc[0.9, seeds].min() > frame.loc[0.5, seeds].max() > frame.loc[0.5, seeds].min() \
+    assert (
+        frame.loc[0.9, seeds].min()
+        > frame.loc[0.5, seeds].max()
+        > frame.loc[0.5, seeds].min()
         > frame.loc[0.1, seeds].max()
+    )
     assert list(frame.loc[0.5, seeds]) == [round(r.final, 4) for r in study.runs["full"]]  # p_adopt=0.5 is `full`
 
 
@@ -65,7 +70,9 @@ def test_known_improvement_has_one_meaning_in_notebooks_04_and_06():
     assert targeting.known_improvement(targeting.STUCK) and not targeting.known_improvement(targeting.STUCK + 1e-9)
     steps = proposal_trace.trace("fb_worst3", 0, 300).steps
     known = sum(s.known_improvement for s in steps) / len(steps)
-    stuck = load_solution(NOTEBOOKS / "06_using_feedback.ipynb").stuck_target_shares(("fb_worst3",), (0,), 300).iloc[0, 0]
+    stuck = (
+        load_solution(NOTEBOOKS / "06_using_feedback.ipynb").stuck_target_shares(("fb_worst3",), (0,), 300).iloc[0, 0]
+    )
     assert math.isclose(known + stuck, 1.0)
     assert all(s.known_improvement == (s.target_vs_best <= targeting.STUCK) for s in steps)
 
@@ -82,15 +89,22 @@ def test_new_shape_scores_rank_the_variants_a_third_way(solutions, study):
 def test_the_best_m_only_program_tests_m_only_and_is_optimal_per_token_count(solutions):
     ctx = ablations.context()
     program = solutions.best_m_only_program()
-    assert all(r.n_min is None and r.n_max is None and r.k_min is None and r.k_max is None and r.m_min is None
-               for r in program.rules)
+    assert all(
+        r.n_min is None and r.n_max is None and r.k_min is None and r.k_max is None and r.m_min is None
+        for r in program.rules
+    )
     score = geomean_speedup(program, ctx.train, ctx.table)
-    assert ablations.headroom_share(score, ctx.oracle_train) < 0.5 < ablations.headroom_share(
-        float(np.median([r.final for r in ablations.ablation_study(["full"]).runs["full"]])), ctx.oracle_train)
+    assert (
+        ablations.headroom_share(score, ctx.oracle_train)
+        < 0.5
+        < ablations.headroom_share(
+            float(np.median([r.final for r in ablations.ablation_study(["full"]).runs["full"]])), ctx.oracle_train
+        )
+    )
     # no single-config change for one token count improves it (it is the best M-only rule list)
     for i, rule in enumerate(program.rules[:3]):
         for other in set(program.branches()):
-            rules = program.rules[:i] + (rule.with_config(other),) + program.rules[i + 1:]
+            rules = program.rules[:i] + (rule.with_config(other),) + program.rules[i + 1 :]
             assert geomean_speedup(type(program)(rules, program.default), ctx.train, ctx.table) <= score + 1e-12
     assert simplify(program).n_rules() <= program.n_rules()
     assert firing_rule(program, 1, 1, 1) == 0

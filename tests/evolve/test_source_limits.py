@@ -1,5 +1,6 @@
 """The parser refuses oversized, too deeply nested or too branchy source with its own error, quickly and in bounded
 memory (before Python's parser, which would raise RecursionError or MemoryError or take seconds on megabytes)."""
+
 import tracemalloc
 
 import pytest
@@ -14,24 +15,34 @@ DEFAULT = "    return Config()\n"
 
 
 def _elifs(n: int) -> str:
-    return HEAD + "    if M <= 1:\n        return Config()\n" + "".join(
-        f"    elif M <= {i + 2}:\n        return Config()\n" for i in range(n - 1)) + DEFAULT
+    return (
+        HEAD
+        + "    if M <= 1:\n        return Config()\n"
+        + "".join(f"    elif M <= {i + 2}:\n        return Config()\n" for i in range(n - 1))
+        + DEFAULT
+    )
 
 
 HOSTILE = {
     "11 MB program": (_elifs(20) + "#" * 11_000_000, "at most 100,000 are allowed (MAX_SOURCE_CHARS)"),
     "a thousand branches": (_elifs(1000), f"more than {MAX_BRANCHES} if/elif branches (MAX_BRANCHES)"),
-    "deep brackets": (HEAD + "    if M <= " + "(" * 300 + "1" + ")" * 300 + ":\n        return Config()\n" + DEFAULT,
-                      f"nested more than {MAX_NESTING} levels deep (MAX_NESTING)"),
+    "deep brackets": (
+        HEAD + "    if M <= " + "(" * 300 + "1" + ")" * 300 + ":\n        return Config()\n" + DEFAULT,
+        f"nested more than {MAX_NESTING} levels deep (MAX_NESTING)",
+    ),
     "deep blocks": (HEAD + "".join(" " * (i + 1) + "if M:\n" for i in range(120)), "(MAX_NESTING)"),
-    "long operator chain": (HEAD + "    if M <= " + "+".join(["1"] * 10_000) + ":\n        return Config()\n" + DEFAULT,
-                            "(MAX_LINE_TOKENS)"),
+    "long operator chain": (
+        HEAD + "    if M <= " + "+".join(["1"] * 10_000) + ":\n        return Config()\n" + DEFAULT,
+        "(MAX_LINE_TOKENS)",
+    ),
     "not chain": (HEAD + "    if " + "not " * 10_000 + "M:\n        return Config()\n" + DEFAULT, "(MAX_LINE_TOKENS)"),
     "null byte": (HEAD + "    return Config()\x00\n", "syntax error"),
     "lone surrogate": (HEAD + "    '\ud800'\n" + DEFAULT, "cannot be parsed"),
     "huge literal": (HEAD + "    if M <= " + "9" * 5000 + ":\n        return Config()\n" + DEFAULT, "syntax error"),
-    "bound beyond MAX_DIM": (HEAD + "    if M <= 99999999999:\n        return Config()\n" + DEFAULT,
-                             "the bound on M must be an integer literal from 0 to 2,147,483,647"),
+    "bound beyond MAX_DIM": (
+        HEAD + "    if M <= 99999999999:\n        return Config()\n" + DEFAULT,
+        "the bound on M must be an integer literal from 0 to 2,147,483,647",
+    ),
 }
 
 

@@ -1,5 +1,6 @@
 """Properties of the program parser: random programs survive render -> parse; random and hostile source gives a
 Program or the parser's own SourceError, never anything else (no RecursionError, MemoryError, TypeError...)."""
+
 from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
@@ -37,10 +38,68 @@ def _parses_or_refuses(source) -> None:
 
 
 # the rule language's own words and a few of Python's, glued at random: near misses of real programs
-WORDS = ["def", "choose", "(", ")", "M", "N", "K", ",", ":", "\n", "    ", "        ", "if", "elif", "else", "return",
-         "Config", "=", "==", "<=", "<", ">", ">=", "!=", "and", "or", "not", "lambda", "0", "16", "4096", "-1",
-         "block_m", "split_k", "**", "+", "[", "]", "{", "}", "'''", '"', "#", "\\", "\t", "\x00", "\ud800", "yield",
-         "import os", "__import__", ".", "9" * 50, "1e3", "None", "@", "async", "await", ";", "pass", "x"]
+WORDS = [
+    "def",
+    "choose",
+    "(",
+    ")",
+    "M",
+    "N",
+    "K",
+    ",",
+    ":",
+    "\n",
+    "    ",
+    "        ",
+    "if",
+    "elif",
+    "else",
+    "return",
+    "Config",
+    "=",
+    "==",
+    "<=",
+    "<",
+    ">",
+    ">=",
+    "!=",
+    "and",
+    "or",
+    "not",
+    "lambda",
+    "0",
+    "16",
+    "4096",
+    "-1",
+    "block_m",
+    "split_k",
+    "**",
+    "+",
+    "[",
+    "]",
+    "{",
+    "}",
+    "'''",
+    '"',
+    "#",
+    "\\",
+    "\t",
+    "\x00",
+    "\ud800",
+    "yield",
+    "import os",
+    "__import__",
+    ".",
+    "9" * 50,
+    "1e3",
+    "None",
+    "@",
+    "async",
+    "await",
+    ";",
+    "pass",
+    "x",
+]
 near_misses = st.lists(st.sampled_from(WORDS), max_size=60).map(" ".join)
 
 
@@ -54,8 +113,26 @@ def test_random_source_gives_a_program_or_the_parsers_own_error(source):
 def hostile(draw):
     """Source built to break parsers: deep nesting, long chains, many branches, huge literals, odd bytes."""
     n = draw(st.integers(1, 4000))
-    kind = draw(st.sampled_from(["parens", "brackets", "not", "minus", "plus", "attr", "ifexp", "elif", "indent",
-                                 "call", "literal", "lambda", "walrus", "bytes"]))
+    kind = draw(
+        st.sampled_from(
+            [
+                "parens",
+                "brackets",
+                "not",
+                "minus",
+                "plus",
+                "attr",
+                "ifexp",
+                "elif",
+                "indent",
+                "call",
+                "literal",
+                "lambda",
+                "walrus",
+                "bytes",
+            ]
+        )
+    )
     head = "def choose(M, N, K):\n    if "
     tail = ":\n        return Config()\n    return Config()\n"
     body = {
@@ -73,8 +150,11 @@ def hostile(draw):
         "bytes": draw(st.text(alphabet=st.characters(max_codepoint=0x10FFFF), max_size=200)),
     }.get(kind)
     if kind == "elif":
-        return "def choose(M, N, K):\n    if M <= 0:\n        return Config()\n" + "".join(
-            f"    elif M <= {i}:\n        return Config()\n" for i in range(1, n)) + "    return Config()\n"
+        return (
+            "def choose(M, N, K):\n    if M <= 0:\n        return Config()\n"
+            + "".join(f"    elif M <= {i}:\n        return Config()\n" for i in range(1, n))
+            + "    return Config()\n"
+        )
     if kind == "indent":
         return "def choose(M, N, K):\n" + "".join(" " * (i + 1) + "if M:\n" for i in range(min(n, 400)))
     return head + body + tail

@@ -1,5 +1,6 @@
 """A student's own proposal step (`evolve(..., llm=step)`): what it returns is checked with an error naming the step
 and what is allowed, and what it is given cannot change the run."""
+
 import pytest
 
 from toyhw.evolve.experiments.ablations import context
@@ -23,10 +24,16 @@ def my_step(parent, inspirations, feedback, rng):
     return MOCK(parent, inspirations, feedback, rng)
 
 
-@pytest.mark.parametrize("returned, kind", [
-    (None, "NoneType"), (expert_program(), "Program"), ((expert_program(), "x", "retune"), "tuple"),
-    ({"program": expert_program()}, "dict"), (render(expert_program()), "str"),
-])
+@pytest.mark.parametrize(
+    "returned, kind",
+    [
+        (None, "NoneType"),
+        (expert_program(), "Program"),
+        ((expert_program(), "x", "retune"), "tuple"),
+        ({"program": expert_program()}, "dict"),
+        (render(expert_program()), "str"),
+    ],
+)
 def test_a_step_that_returns_anything_but_a_proposal_gets_a_type_error_naming_it(returned, kind):
     def returns_it(parent, inspirations, feedback, rng):
         return returned
@@ -52,8 +59,11 @@ def test_a_step_cannot_change_the_run_through_what_it_is_given():
     tried = []
 
     def meddles(parent, inspirations, feedback, rng):
-        for attempt in (lambda: parent.times.__setitem__(0, 1e-9), lambda: feedback.mix.__setitem__("borrow", 99.0),
-                        lambda: setattr(parent, "score", 99.0)):
+        for attempt in (
+            lambda: parent.times.__setitem__(0, 1e-9),
+            lambda: feedback.mix.__setitem__("borrow", 99.0),
+            lambda: setattr(parent, "score", 99.0),
+        ):
             try:
                 attempt()
                 tried.append("changed")
@@ -74,5 +84,7 @@ def test_speedup_over_expert_names_a_bad_choose():
     unlaunchable = next(c for c in table.configs if table.time(c, train[0]) == float("inf"))
     with pytest.raises(ValueError, match=r"values\[0\] = 0.0 is not allowed; .* cannot launch"):
         solutions.speedup_over_expert(lambda M, N, K: unlaunchable, train, table)
-    assert solutions.speedup_over_expert(lambda M, N, K: expert.expert_config(shapes.Shape("x", M, N, K)), train,
-                                         table) == 1.0
+    assert (
+        solutions.speedup_over_expert(lambda M, N, K: expert.expert_config(shapes.Shape("x", M, N, K)), train, table)
+        == 1.0
+    )

@@ -1,4 +1,5 @@
 """Sweeps give identical results serially, on local processes, and on a (local) Dask cluster."""
+
 import concurrent.futures
 import multiprocessing
 import os
@@ -53,10 +54,13 @@ def test_study_matches_the_serial_ablation_study():
     assert (spread.oracle_train, spread.oracle_test) == (local.oracle_train, local.oracle_test)
 
 
-@pytest.mark.parametrize("variants,budgets,error,match", [
-    (["fulll"], [10], KeyError, "unknown variant 'fulll'; known: full,"),
-    (["full"], [0], ValueError, r"budgets\[0\] = 0 is not allowed"),
-])
+@pytest.mark.parametrize(
+    "variants,budgets,error,match",
+    [
+        (["fulll"], [10], KeyError, "unknown variant 'fulll'; known: full,"),
+        (["full"], [0], ValueError, r"budgets\[0\] = 0 is not allowed"),
+    ],
+)
 def test_a_bad_grid_is_refused_before_anything_runs(variants, budgets, error, match):
     with pytest.raises(error, match=match):
         sweep.grid(variants, [0], budgets)

@@ -2,6 +2,7 @@
 
 The findings must come out of the mechanisms; these tests pin them on seeds 10-14 (the pack's figures use 0-4).
 """
+
 import numpy as np
 import pytest
 
@@ -24,8 +25,17 @@ def medians(study):
 
 
 def test_registry_has_the_seeds_nine_first_and_two_analogues():
-    assert variants.LECTURE_VARIANTS == ("full", "fb_roofline", "fb_worst3", "no_feedback", "small_llm", "no_evolution",
-                                      "no_borrow", "one_island", "no_cascade")
+    assert variants.LECTURE_VARIANTS == (
+        "full",
+        "fb_roofline",
+        "fb_worst3",
+        "no_feedback",
+        "small_llm",
+        "no_evolution",
+        "no_borrow",
+        "one_island",
+        "no_cascade",
+    )
     assert variants.available()[9:] == ["no_full_file", "no_meta_prompt"]
 
 

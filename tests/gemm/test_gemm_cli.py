@@ -1,4 +1,5 @@
 """`python -m toyhw gemm`: the JSON contract, the readable table and refusals of unknown names."""
+
 from __future__ import annotations
 
 import json
@@ -17,8 +18,14 @@ def test_json_contract(capsys: pytest.CaptureFixture[str]):
     assert result["shape"] == {"name": "70B/8 qkv", "M": 16, "N": 1280, "K": 8192}
     assert set(result) >= {"shape", "roofline_us", "expert", "oracle", "n_configs", "n_launchable"}
     assert (result["n_configs"], result["n_launchable"]) == (4800, 2744)
-    assert result["expert"]["config"] == {"block_m": 16, "block_n": 64, "block_k": 256, "num_warps": 4,
-                                          "num_stages": 5, "split_k": 1}
+    assert result["expert"]["config"] == {
+        "block_m": 16,
+        "block_n": 64,
+        "block_k": 256,
+        "num_warps": 4,
+        "num_stages": 5,
+        "split_k": 1,
+    }
     assert result["roofline_us"] <= result["oracle"]["time_us"] <= result["expert"]["time_us"]
 
 
@@ -31,11 +38,14 @@ def test_table_output_and_unlaunchable_expert(capsys: pytest.CaptureFixture[str]
     assert expert["time_us"] is None and "shared memory" in expert["reason"]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["gemm", "--gpu", "V100"], "unknown GPU 'V100'; known GPUs: H100, H200, A100, L40S, B200"),
-    (["gemm", "--layer", "9B qkv"], "unknown layer '9B qkv'; known layers: 8B qkv"),
-    (["gemm", "--m", "0"], "M = 0 is not allowed"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["gemm", "--gpu", "V100"], "unknown GPU 'V100'; known GPUs: H100, H200, A100, L40S, B200"),
+        (["gemm", "--layer", "9B qkv"], "unknown layer '9B qkv'; known layers: 8B qkv"),
+        (["gemm", "--m", "0"], "M = 0 is not allowed"),
+    ],
+)
 def test_bad_input_is_refused_with_the_known_names(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]):
     assert cli.main(argv) == 2
     assert message in capsys.readouterr().err
@@ -52,14 +62,17 @@ def test_any_shape_gives_the_same_json_as_the_layer_of_that_shape(capsys: pytest
     assert capsys.readouterr().out.startswith("custom M=3 (N=5, K=7) on A100")
 
 
-@pytest.mark.parametrize("shape", ["12x0x5", "16x4096", "16x4096x4096x2", "axbxc", "-1x2x3", "", "16*4096*4096",
-                                   "1x1x99999999999"])
+@pytest.mark.parametrize(
+    "shape", ["12x0x5", "16x4096", "16x4096x4096x2", "axbxc", "-1x2x3", "", "16*4096*4096", "1x1x99999999999"]
+)
 def test_a_malformed_shape_exits_2_saying_what_is_allowed(shape: str, capsys: pytest.CaptureFixture[str]):
     with pytest.raises(SystemExit) as exit_:
         cli.main(["gemm", f"--shape={shape}"])  # "=": a value may start with "-"
     assert exit_.value.code == 2
-    assert (f"--shape = {shape!r} is not allowed; give MxNxK with positive integers, e.g. 16x4096x4096"
-            in capsys.readouterr().err)
+    assert (
+        f"--shape = {shape!r} is not allowed; give MxNxK with positive integers, e.g. 16x4096x4096"
+        in capsys.readouterr().err
+    )
 
 
 @pytest.mark.parametrize("argv", [["--shape", "16x64x64", "--layer", "8B qkv"], ["--shape", "16x64x64", "--m", "4"]])
@@ -68,14 +81,17 @@ def test_shape_is_exclusive_with_layer_and_m(argv: list[str], capsys: pytest.Cap
     assert "--shape cannot be combined with --layer or --m" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: get_gpu(None), "unknown GPU None; known GPUs: H100"),
-    (lambda: get_gpu(3), "unknown GPU 3"),
-    (lambda: shapes.layer_shape(["8B qkv"], 16), r"unknown layer \['8B qkv'\]; known layers"),
-    (lambda: shapes.layer_shape("8B qkv", 2**40), "M = 1099511627776 is not allowed"),
-    (lambda: shapes.Shape("x", 1, 1, 2**31), "Shape.K = 2147483648 is not allowed"),
-    (lambda: TimeTable(None), "unknown GPU None; known GPUs"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: get_gpu(None), "unknown GPU None; known GPUs: H100"),
+        (lambda: get_gpu(3), "unknown GPU 3"),
+        (lambda: shapes.layer_shape(["8B qkv"], 16), r"unknown layer \['8B qkv'\]; known layers"),
+        (lambda: shapes.layer_shape("8B qkv", 2**40), "M = 1099511627776 is not allowed"),
+        (lambda: shapes.Shape("x", 1, 1, 2**31), "Shape.K = 2147483648 is not allowed"),
+        (lambda: TimeTable(None), "unknown GPU None; known GPUs"),
+    ],
+)
 def test_library_calls_name_a_bad_gpu_layer_or_size(call, message):
     with pytest.raises(ValueError, match=message):
         call()

@@ -1,4 +1,5 @@
 """GPU specs, shapes and the config space: validation, launchability with reasons, fixed orders."""
+
 from __future__ import annotations
 
 import pytest
@@ -40,7 +41,8 @@ def test_shared_memory_limit_facts_example():
     assert gemm_config.shared_memory_bytes(five) == 245_760
     assert gemm_config.launch_problem(five, h100) == (
         "out of resource: shared memory, Required: 245760, Hardware limit: 232448. "
-        "Reducing block sizes or num_stages may help.")
+        "Reducing block sizes or num_stages may help."
+    )
     assert gemm_config.launch_problem(GemmConfig(128, 256, 64, 8, 4), h100) is None
 
 
@@ -57,8 +59,14 @@ def test_register_and_warp_tiling_limits():
 
 def test_shapes():
     assert shapes.LAYERS == {
-        "8B qkv": (6144, 4096), "8B o": (4096, 4096), "8B gate_up": (28672, 4096), "8B down": (4096, 14336),
-        "70B/8 qkv": (1280, 8192), "70B/8 o": (8192, 1024), "70B/8 gate_up": (7168, 8192), "70B/8 down": (8192, 3584),
+        "8B qkv": (6144, 4096),
+        "8B o": (4096, 4096),
+        "8B gate_up": (28672, 4096),
+        "8B down": (4096, 14336),
+        "70B/8 qkv": (1280, 8192),
+        "70B/8 o": (8192, 1024),
+        "70B/8 gate_up": (7168, 8192),
+        "70B/8 down": (8192, 3584),
     }
     every = shapes.all_shapes()
     assert len(every) == 88 and every[0] == shapes.Shape("8B qkv", 1, 6144, 4096)

@@ -1,4 +1,5 @@
 """The GEMM time model: each effect of toyhw/gemm/cost.py, pinned on hand-picked shapes."""
+
 from __future__ import annotations
 
 import math
@@ -27,7 +28,8 @@ def test_padding_waste_at_small_m():
     assert gemm_cost.gemm_time(GemmConfig(16, 64, 64, 4, 3), shape, H100).padding_waste == 0.0
     # K is padded too: K = 1000 in 256-deep steps computes 1024
     assert gemm_cost.gemm_time(GemmConfig(16, 64, 256, 4, 3), Shape("x", 16, 64, 1000), H100).padding_waste == (
-        pytest.approx(1 - 1000 / 1024))
+        pytest.approx(1 - 1000 / 1024)
+    )
 
 
 @pytest.mark.parametrize("config", [GemmConfig(128, 128, 64, 8, 4), GemmConfig(128, 256, 64, 8, 3)])
@@ -49,8 +51,10 @@ def test_split_k_helps_a_decode_shape_whose_tiles_cannot_fill_the_sms():
     assert split.reduction_us > 0 and plain.reduction_us == 0
     # on a shape with plenty of tiles, split-K only adds the reduction
     big = shapes.layer_shape("8B gate_up", 4096)
-    assert (gemm_cost.gemm_time(GemmConfig(128, 256, 64, 8, 3, 2), big, H100).time_us
-            > gemm_cost.gemm_time(GemmConfig(128, 256, 64, 8, 3, 1), big, H100).time_us)
+    assert (
+        gemm_cost.gemm_time(GemmConfig(128, 256, 64, 8, 3, 2), big, H100).time_us
+        > gemm_cost.gemm_time(GemmConfig(128, 256, 64, 8, 3, 1), big, H100).time_us
+    )
 
 
 def test_few_blocks_cannot_saturate_hbm():
@@ -72,8 +76,10 @@ def test_stages_hide_latency_and_hopper_wants_warpgroup_tiles():
     no_wgmma = gemm_cost.gemm_time(GemmConfig(32, 128, 64, 4, 4), shape, H100)
     assert no_wgmma.efficiency < 0.75 * wgmma.efficiency
     a100 = gpu.get_gpu("A100")  # no wgmma: 32-row tiles lose only their smaller reuse
-    assert (gemm_cost.gemm_time(GemmConfig(32, 128, 64, 4, 4), shape, a100).efficiency
-            > 0.9 * gemm_cost.gemm_time(GemmConfig(64, 128, 64, 4, 4), shape, a100).efficiency)
+    assert (
+        gemm_cost.gemm_time(GemmConfig(32, 128, 64, 4, 4), shape, a100).efficiency
+        > 0.9 * gemm_cost.gemm_time(GemmConfig(64, 128, 64, 4, 4), shape, a100).efficiency
+    )
 
 
 def test_launch_overhead_and_roofline_formula():
@@ -82,14 +88,14 @@ def test_launch_overhead_and_roofline_formula():
     latency_us = H100.load_latency_s * 1e6
     store_us = 1 * 16 * 2 / (gemm_cost.L2_TO_SM_FACTOR * H100.hbm_bytes_per_s / H100.sms) * 1e6  # the 1x16 C tile
     assert cost.launch_us == pytest.approx(H100.launch_s * 1e6)
-    assert cost.fill_us == pytest.approx((gemm_cost.KERNEL_LATENCIES + gemm_cost.PROLOGUE_LATENCIES) * latency_us
-                                         + store_us)
+    assert cost.fill_us == pytest.approx(
+        (gemm_cost.KERNEL_LATENCIES + gemm_cost.PROLOGUE_LATENCIES) * latency_us + store_us
+    )
     assert cost.time_us == pytest.approx(cost.launch_us + cost.fill_us + cost.latency_us, rel=1e-3)
     big = shapes.layer_shape("8B gate_up", 8192)
     assert gemm_cost.roofline_us(big, H100) == pytest.approx(2 * 8192 * 28672 * 4096 / 989e12 * 1e6)
     small = shapes.layer_shape("8B gate_up", 1)
-    assert gemm_cost.roofline_us(small, H100) == pytest.approx(
-        2 * (4096 + 4096 * 28672 + 28672) / 3.35e12 * 1e6)
+    assert gemm_cost.roofline_us(small, H100) == pytest.approx(2 * (4096 + 4096 * 28672 + 28672) / 3.35e12 * 1e6)
 
 
 def test_littles_law_deep_pipelines_keep_enough_bytes_in_flight_at_decode():
@@ -134,7 +140,8 @@ def test_stream_k_splits_the_tail_wave_over_every_sm_and_pays_a_fix_up():
     assert stream_k.reduction_us > 0 and waves.reduction_us == 0  # the fix-up of the shared tiles
     full = Shape("x", 12 * 128, 11 * 128, 8192)  # 132 tiles: no tail, nothing to split
     assert gemm_cost.gemm_time(config, full, H100, kind="stream_k").time_us == pytest.approx(
-        gemm_cost.gemm_time(config, full, H100).time_us)
+        gemm_cost.gemm_time(config, full, H100).time_us
+    )
     with pytest.raises(ValueError, match="schedule = 'persistent'"):
         gemm_cost.gemm_time(config, full, H100, kind="persistent")
 

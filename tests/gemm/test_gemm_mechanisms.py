@@ -4,6 +4,7 @@ not multiples of the tile, and split-K's reduction (its bytes and its fixed cost
 Every expectation is computed from the shape, the config, the GPU's spec and the constants cost.py names, never from a
 microsecond figure, so these tests hold across a recalibration of the model's efficiencies and latencies.
 """
+
 from __future__ import annotations
 
 import math
@@ -15,10 +16,19 @@ from toyhw.gemm.config import GemmConfig
 from toyhw.gemm.shapes import Shape
 
 H100, A100 = gpu.get_gpu("H100"), gpu.get_gpu("A100")
-ODD_SHAPES = [Shape("odd", 100, 200, 300), Shape("odd", 17, 1280, 8192), Shape("odd", 1000, 3000, 1000),
-              Shape("odd", 3, 5000, 4097)]
-CONFIGS = [GemmConfig(64, 128, 64, 4, 3, 1), GemmConfig(16, 64, 256, 4, 5, 1), GemmConfig(128, 256, 64, 8, 3, 1),
-           GemmConfig(32, 64, 128, 4, 4, 4), GemmConfig(16, 32, 32, 2, 2, 8)]
+ODD_SHAPES = [
+    Shape("odd", 100, 200, 300),
+    Shape("odd", 17, 1280, 8192),
+    Shape("odd", 1000, 3000, 1000),
+    Shape("odd", 3, 5000, 4097),
+]
+CONFIGS = [
+    GemmConfig(64, 128, 64, 4, 3, 1),
+    GemmConfig(16, 64, 256, 4, 5, 1),
+    GemmConfig(128, 256, 64, 8, 3, 1),
+    GemmConfig(32, 64, 128, 4, 4, 4),
+    GemmConfig(16, 32, 32, 2, 2, 8),
+]
 
 
 def padded_work(config: GemmConfig, shape: Shape) -> int:
@@ -51,13 +61,17 @@ def test_padding_costs_what_a_whole_step_or_tile_costs():
     """K = 1000 in 256-deep steps computes 1024: the same k-steps, the same tensor-core time; one element more than
     1024 adds a step. M = 100 and M = 128 in 64-row tiles both need two block rows."""
     config = GemmConfig(16, 64, 256, 4, 3, 1)
+
     def at(M, K):
         return gemm_cost.gemm_time(config, Shape("x", M, 1024, K), H100)
+
     assert at(16, 1000).compute_us == at(16, 1024).compute_us < at(16, 1025).compute_us
     assert at(16, 1000).latency_us == at(16, 1024).latency_us < at(16, 1025).latency_us
     wide = GemmConfig(64, 64, 64, 4, 3, 1)
-    assert (gemm_cost.gemm_time(wide, Shape("x", 100, 1024, 4096), H100).compute_us
-            == gemm_cost.gemm_time(wide, Shape("x", 128, 1024, 4096), H100).compute_us)
+    assert (
+        gemm_cost.gemm_time(wide, Shape("x", 100, 1024, 4096), H100).compute_us
+        == gemm_cost.gemm_time(wide, Shape("x", 128, 1024, 4096), H100).compute_us
+    )
 
 
 def reduction_bytes(shape: Shape, split_k: int) -> float:

@@ -1,4 +1,5 @@
 """TimeTable and the consequences that must come out of the model (not be written in)."""
+
 from __future__ import annotations
 
 import math
@@ -20,11 +21,16 @@ def _oracle_speedup(table: TimeTable, shape_list: list[shapes.Shape]) -> float:
     return math.exp(sum(logs) / len(logs))
 
 
-@pytest.mark.parametrize("gpu_name, shape", [
-    ("H100", shapes.layer_shape("70B/8 qkv", 16)), ("H100", shapes.layer_shape("8B gate_up", 8192)),
-    ("H100", shapes.layer_shape("405B/8 down", 96)), ("A100", shapes.layer_shape("8B o", 24)),
-    ("L40S", shapes.layer_shape("70B/8 down", 2048)),
-])
+@pytest.mark.parametrize(
+    "gpu_name, shape",
+    [
+        ("H100", shapes.layer_shape("70B/8 qkv", 16)),
+        ("H100", shapes.layer_shape("8B gate_up", 8192)),
+        ("H100", shapes.layer_shape("405B/8 down", 96)),
+        ("A100", shapes.layer_shape("8B o", 24)),
+        ("L40S", shapes.layer_shape("70B/8 down", 2048)),
+    ],
+)
 def test_table_equals_the_scalar_model_entry_by_entry(gpu_name: str, shape: shapes.Shape):
     table = TimeTable(gpu_name)
     row = table.row(shape)
@@ -74,17 +80,24 @@ def test_decode_memory_bound_far_for_small_layers_prefill_compute_bound_and_clos
         assert big.compute_us >= 0.95 * max(big.latency_us, big.sm_load_us, big.dram_us)
         assert table.roofline(prefill) / table.oracle(prefill)[1] > 0.65
     prefill = [table.roofline(s) / table.oracle(s)[1] for s in shapes.all_shapes() if s.M >= 2048]
-    small_decode = [table.roofline(s) / table.oracle(s)[1] for s in shapes.all_shapes()
-                    if s.M <= 16 and s.name in ("70B/8 qkv", "70B/8 o")]
+    small_decode = [
+        table.roofline(s) / table.oracle(s)[1]
+        for s in shapes.all_shapes()
+        if s.M <= 16 and s.name in ("70B/8 qkv", "70B/8 o")
+    ]
     # prefill gets much closer than a small layer's decode (a wave-quantized prefill such as 70B/8 qkv at M=2048 can
     # still fall behind: 160 tiles of 128x128 are 1.2 waves)
     assert sorted(prefill)[len(prefill) // 2] > max(small_decode) + 0.2
-    closeness = {name: table.roofline(shapes.layer_shape(name, 1)) / table.oracle(shapes.layer_shape(name, 1))[1]
-                 for name in shapes.LAYERS}
+    closeness = {
+        name: table.roofline(shapes.layer_shape(name, 1)) / table.oracle(shapes.layer_shape(name, 1))[1]
+        for name in shapes.LAYERS
+    }
     # small layers (their weights stream in a few microseconds) stay far; the big gate_up layers get much closer
     assert closeness["70B/8 qkv"] < 0.55 and closeness["70B/8 o"] < 0.55
-    assert min(closeness["8B gate_up"], closeness["70B/8 gate_up"]) > max(closeness["70B/8 qkv"],
-                                                                         closeness["70B/8 o"]) + 0.25
+    assert (
+        min(closeness["8B gate_up"], closeness["70B/8 gate_up"])
+        > max(closeness["70B/8 qkv"], closeness["70B/8 o"]) + 0.25
+    )
 
 
 def test_best_config_differs_by_regime(table: TimeTable):
@@ -128,8 +141,11 @@ def test_a_shape_pickled_into_another_process_hashes_like_that_processes_own_sha
     from toyhw.gemm.shapes import Shape
 
     blob = pickle.dumps(Shape("70B/8 qkv", 16, 1280, 8192)).hex()
-    code = ("import pickle, sys; from toyhw.gemm.shapes import Shape; s = pickle.loads(bytes.fromhex(sys.argv[1])); "
-            "fresh = Shape('70B/8 qkv', 16, 1280, 8192); print(s == fresh and hash(s) == hash(fresh) and fresh in {s})")
-    out = subprocess.run([sys.executable, "-c", code, blob], capture_output=True, text=True, check=True,
-                         env={"PYTHONHASHSEED": "123"}).stdout
+    code = (
+        "import pickle, sys; from toyhw.gemm.shapes import Shape; s = pickle.loads(bytes.fromhex(sys.argv[1])); "
+        "fresh = Shape('70B/8 qkv', 16, 1280, 8192); print(s == fresh and hash(s) == hash(fresh) and fresh in {s})"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, blob], capture_output=True, text=True, check=True, env={"PYTHONHASHSEED": "123"}
+    ).stdout
     assert out.strip() == "True"

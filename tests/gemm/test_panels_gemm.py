@@ -2,6 +2,7 @@
 
 How fast it redraws is measured by benchmarks/ (profile_panels.py, bench_browser.py), never asserted here.
 """
+
 import ipywidgets as widgets
 
 from toyhw.panels import gemm as gemm_panels
@@ -16,8 +17,17 @@ def _walk(widget):
 def test_gemm_panel_redraws_on_every_control():
     panel = gemm_panels.gemm_panel()
     controls = {w.description: w for w in _walk(panel) if isinstance(w, (widgets.Dropdown, widgets.FloatLogSlider))}
-    assert set(controls) == {"GPU", "layer", "M (tokens)", "BLOCK_M", "BLOCK_N", "BLOCK_K", "warps", "stages",
-                             "split_k"}
+    assert set(controls) == {
+        "GPU",
+        "layer",
+        "M (tokens)",
+        "BLOCK_M",
+        "BLOCK_N",
+        "BLOCK_K",
+        "warps",
+        "stages",
+        "split_k",
+    }
     assert controls["M (tokens)"].continuous_update is False
     (out,) = [w for w in _walk(panel) if isinstance(w, widgets.Output)]
     first = out.outputs

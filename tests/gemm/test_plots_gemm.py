@@ -1,4 +1,5 @@
 """The plots notebook 03 adds: labelled axes, one entry per GPU and timing method, the schedules side by side."""
+
 from __future__ import annotations
 
 import matplotlib

@@ -1,5 +1,6 @@
 """Notebook 03's exercise solutions (notebooks/solutions/03_gemm_cost_model.py) run, and what each Answer block
 says about its result holds."""
+
 from __future__ import annotations
 
 import pytest
@@ -22,12 +23,16 @@ def test_four_rules_beat_the_expert_on_train_and_test_but_not_everywhere():
     assert 1.0 < train < report.oracle_speedup(TRAIN, TABLE) and 1.0 < test < report.oracle_speedup(TEST, TABLE)
     # it launches everywhere, and it loses to the expert only at M = 256 and 512, on six shapes
     assert all(TABLE.time(solutions.choose(s.M, s.N, s.K), s) < float("inf") for s in SHAPES + shapes.new_shapes())
-    losses = [s for s in SHAPES if TABLE.time(solutions.choose(s.M, s.N, s.K), s)
-              > 1.01 * TABLE.time(expert.expert_config(s), s)]
+    losses = [
+        s
+        for s in SHAPES
+        if TABLE.time(solutions.choose(s.M, s.N, s.K), s) > 1.01 * TABLE.time(expert.expert_config(s), s)
+    ]
     assert {s.M for s in losses} == {256, 512} and len(losses) == 6
     # the expert against itself scores 1
-    assert solutions.speedup_over_expert(lambda M, N, K: expert.expert_config(shapes.Shape("x", M, N, K)),
-                                         TRAIN, TABLE) == pytest.approx(1.0)
+    assert solutions.speedup_over_expert(
+        lambda M, N, K: expert.expert_config(shapes.Shape("x", M, N, K)), TRAIN, TABLE
+    ) == pytest.approx(1.0)
 
 
 def test_hopper_pads_to_64_rows_where_ampere_follows_m():
@@ -65,8 +70,9 @@ def test_ignoring_the_timing_method_makes_the_model_worse_where_overhead_dominat
     assert errors["per_call"][1] > 1.8 * errors["per_call"][0]
     assert errors["graph"][0] == errors["graph"][1]  # inside a CUDA graph the benchmark adds nothing
     assert errors["trace"][1] < errors["trace"][0]  # the one profiler row: the launch is the model's own guess
-    worst_kernel_only = max(max(c.kernel_us / c.measurement.measured_us, c.measurement.measured_us / c.kernel_us)
-                            for c in validate.checks())
+    worst_kernel_only = max(
+        max(c.kernel_us / c.measurement.measured_us, c.measurement.measured_us / c.kernel_us) for c in validate.checks()
+    )
     assert worst_kernel_only == pytest.approx(1.72, abs=5e-3) and worst_kernel_only > validate.TARGET_WORST_RATIO
 
 
@@ -95,8 +101,7 @@ def test_four_rules_keeps_to_exercise_1s_constraint():
     ks = sorted({k for _, k in shapes.ALL_LAYERS.values()})
     ms = range(1, 8193)
     # the config changes with M at no more than three cut points, on either side of the narrow test: four ranges
-    cuts = {M for N in (2048, 2049) for M in ms[1:]
-            if solutions.choose(M, N, 4096) != solutions.choose(M - 1, N, 4096)}
+    cuts = {M for N in (2048, 2049) for M in ms[1:] if solutions.choose(M, N, 4096) != solutions.choose(M - 1, N, 4096)}
     assert len(cuts) <= 3
     # within a range nothing else matters but whether the layer is narrow, and that changes nothing but split_k
     for M in sorted(cuts | {c - 1 for c in cuts} | {1, 8192}):

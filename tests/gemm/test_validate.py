@@ -1,4 +1,5 @@
 """The GEMM model against published measurements: the dataset cites every row, the calibration holds, the targets too."""
+
 from __future__ import annotations
 
 import ast
@@ -24,8 +25,11 @@ def test_the_dataset_cites_every_row_and_covers_the_regimes():
     assert {m.regime for m in used} == {"decode", "mid", "prefill"}
     assert {"H100", "A100"} <= {m.gpu for m in used}
     # some compute-bound shapes below one full wave of 128x128 tiles
-    sub_wave = [m for m in used if math.ceil(m.shape.M / 128) * math.ceil(m.shape.N / 128) < get_gpu(m.gpu).sms
-                and m.shape.M >= 512]
+    sub_wave = [
+        m
+        for m in used
+        if math.ceil(m.shape.M / 128) * math.ceil(m.shape.N / 128) < get_gpu(m.gpu).sms and m.shape.M >= 512
+    ]
     assert len(sub_wave) >= 3
     unused = [r for r in rows if r["use"] == "no"]
     assert all(r["why_not_used"] for r in unused)
@@ -90,15 +94,18 @@ def test_every_model_constant_has_a_source_or_is_named_a_fit(module):
             assert f'"{name}"' in calibration, f"{name} is called a fit but tools/calibrate_gemm.py does not fit it"
         else:
             assert re.search(r"\(.+\)|by definition|one more launch|the pack's target|\.\.\.|looks for", comment), (
-                f"{module}: {name}'s comment names no source: {comment!r}")
+                f"{module}: {name}'s comment names no source: {comment!r}"
+            )
 
 
 def test_every_gpu_figure_has_a_source():
     for row in data.gpu_rows():
         assert row["spec_source"] and row["calibration_source"]
         for column in ("tc_sustained_share", "hbm_achievable_share", "load_latency_us", "launch_us"):
-            assert column.split("_us")[0].split("_share")[0] in row["calibration_source"] or \
-                "assumed as" in row["calibration_source"], f"{row['key']}: {column} has no source"
+            assert (
+                column.split("_us")[0].split("_share")[0] in row["calibration_source"]
+                or "assumed as" in row["calibration_source"]
+            ), f"{row['key']}: {column} has no source"
 
 
 def test_the_error_table_has_every_group_and_matches_the_summary():
@@ -110,8 +117,9 @@ def test_the_error_table_has_every_group_and_matches_the_summary():
     for by, key in (("regime", "by_regime"), ("gpu", "by_gpu")):
         mine = {r["group"]: r for r in rows if r["by"] == by}
         assert list(mine) == list(s[key])
-        assert all(mine[g]["geomean_error"] == s[key][g]["geomean_error"] and mine[g]["n"] == s[key][g]["n"]
-                   for g in mine)
+        assert all(
+            mine[g]["geomean_error"] == s[key][g]["geomean_error"] and mine[g]["n"] == s[key][g]["n"] for g in mine
+        )
     timing = {r["group"]: r["n"] for r in rows if r["by"] == "timing"}
     assert set(timing) <= set(validate.TIMINGS) and sum(timing.values()) == s["n"]
     for r in rows:  # the worst row of a group is off by at least the group's mean error
@@ -137,8 +145,9 @@ def test_a_library_without_stream_k_shows_a_deeper_dip_than_the_measurement():
     rows = {m.id: m for m in validate.measurements()}
     small, big = rows["G020"], rows["G021"]  # 2048^3 and 2176^3: 2.19 waves of 128x128 tiles
     measured = big.measured_us / small.measured_us
-    waves = (validate.predict(big, schedules=("waves",)).model_us
-             / validate.predict(small, schedules=("waves",)).model_us)
+    waves = (
+        validate.predict(big, schedules=("waves",)).model_us / validate.predict(small, schedules=("waves",)).model_us
+    )
     both = validate.predict(big).model_us / validate.predict(small).model_us
     assert both < measured < waves
     assert validate.predict(big).schedule == "stream_k"

@@ -1,5 +1,6 @@
 """`validate` reads the measurements through the data files' schema, with row-level and cross-field checks: a bad row
 is refused in one line naming the file, the line and the column, never dropped or left to a traceback."""
+
 import csv
 import io
 import shutil
@@ -49,16 +50,20 @@ def error_line(capsys):
 def set_used(column, value):
     def change(rows):
         rows[first_used(rows)][column] = value
+
     return change
 
 
-@pytest.mark.parametrize("column, value, message", [
-    ("gpu", "", "column 'gpu': None is empty in a used row"),
-    ("gpu", "V100", "column 'gpu': 'V100' is not a GPU of data/gpus.csv; it must be one of"),
-    ("timing", "unknown", "column 'timing': 'unknown' cannot be modelled in a used row"),
-    ("timing", "wallclock", "column 'timing': 'wallclock' must be one of"),
-    ("measured_us", "500.0", "column 'measured_us': 500.0 disagrees with measured_tflops = 271.2"),
-])
+@pytest.mark.parametrize(
+    "column, value, message",
+    [
+        ("gpu", "", "column 'gpu': None is empty in a used row"),
+        ("gpu", "V100", "column 'gpu': 'V100' is not a GPU of data/gpus.csv; it must be one of"),
+        ("timing", "unknown", "column 'timing': 'unknown' cannot be modelled in a used row"),
+        ("timing", "wallclock", "column 'timing': 'wallclock' must be one of"),
+        ("measured_us", "500.0", "column 'measured_us': 500.0 disagrees with measured_tflops = 271.2"),
+    ],
+)
 def test_a_bad_used_row_is_refused_naming_file_line_and_column(column, value, message, data_dir, capsys):
     rows = rewrite(data_dir, set_used(column, value))
     err = error_line(capsys)
@@ -69,6 +74,7 @@ def test_a_file_without_used_rows_or_no_file_at_all_is_one_line(data_dir, capsys
     def unuse(rows):
         for r in rows:
             r["use"], r["why_not_used"] = "no", r["why_not_used"] or "a test"
+
     rewrite(data_dir, unuse)
     assert "no row has use = yes" in error_line(capsys)
     data._cached.cache_clear()

@@ -1,4 +1,5 @@
 """vLLM's tuned configs are read the way vLLM's code reads them (nearest key, both GEMMs, the file's stages)."""
+
 from __future__ import annotations
 
 import pytest
@@ -28,7 +29,11 @@ def test_the_config_is_ranked_on_both_gemms_of_the_layer():
     assert (gemms["gate/up"].N, gemms["gate/up"].K) == (2 * vllm.FILE_N, vllm.HIDDEN)
     assert (gemms["down"].N, gemms["down"].K) == (vllm.HIDDEN, vllm.FILE_N)
     ranks = vllm.vllm_ranks(shared_table("H100"), ms=(256, 8192))
-    assert [(r.M, r.key, r.gemm) for r in ranks] == [(256, 256, "gate/up"), (256, 256, "down"),
-                                                     (8192, 9216, "gate/up"), (8192, 9216, "down")]
+    assert [(r.M, r.key, r.gemm) for r in ranks] == [
+        (256, 256, "gate/up"),
+        (256, 256, "down"),
+        (8192, 9216, "gate/up"),
+        (8192, 9216, "down"),
+    ]
     assert all(r.rank >= 1 and r.time_us >= r.oracle_us for r in ranks)
     assert len(vllm.vllm_notes(ranks, shared_table("H100"))) == 4

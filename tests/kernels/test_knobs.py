@@ -1,4 +1,5 @@
 """The lecture-10 kernel model: every failure cause, its message and cause code, and config validation."""
+
 import random
 
 import pytest
@@ -39,15 +40,22 @@ FAILURE_ORDER = ("shared_memory_overflow", "vector_width_indivisible", "illegal_
 """run_kernel's documented order: the build (shared memory) first, then the tests (vector width, then fusion)."""
 
 
-@pytest.mark.parametrize("config", [
-    KernelConfig(tile=64, shared=1, vec=2),
-    KernelConfig(tile=64, shared=1, fuse=1),
-    KernelConfig(vec=4, fuse=1),
-    KernelConfig(tile=64, shared=1, vec=4, fuse=1),
-], ids=["smem+vec", "smem+fusion", "vec+fusion", "all three"])
+@pytest.mark.parametrize(
+    "config",
+    [
+        KernelConfig(tile=64, shared=1, vec=2),
+        KernelConfig(tile=64, shared=1, fuse=1),
+        KernelConfig(vec=4, fuse=1),
+        KernelConfig(tile=64, shared=1, vec=4, fuse=1),
+    ],
+    ids=["smem+vec", "smem+fusion", "vec+fusion", "all three"],
+)
 def test_a_config_breaking_several_rules_reports_the_first_in_the_documented_order(config):
-    broken = {"shared_memory_overflow": config.tile == 64 and config.shared == 1,
-              "vector_width_indivisible": TASK.n % config.vec != 0, "illegal_fusion": config.fuse == 1}
+    broken = {
+        "shared_memory_overflow": config.tile == 64 and config.shared == 1,
+        "vector_width_indivisible": TASK.n % config.vec != 0,
+        "illegal_fusion": config.fuse == 1,
+    }
     assert sum(broken.values()) >= 2  # the premise: TASK (n = 1003, not fusable) breaks two rules or more
     first = next(cause for cause in FAILURE_ORDER if broken[cause])
     fb = knobs.run_kernel(TASK, config)

@@ -1,5 +1,6 @@
 """Lecture 10's names and failure messages in the reader's language (toyhw.kernels.labels): the English catalogue says
 exactly what run_kernel's log says, and Chinese uses the lecture script's own sentences."""
+
 import pytest
 
 from toyhw import i18n
@@ -37,13 +38,19 @@ def test_chinese_message_is_the_scripts(cause):
 def test_every_cause_and_mode_has_a_label():
     assert set(labels.FAILURE_MESSAGES) == set(knobs.Cause.__args__)
     from toyhw.kernels.proposers import PROPOSERS
+
     assert set(labels.MODE_LABELS) == set(PROPOSERS.available())
 
 
 def test_mode_labels_are_the_scripts_row_labels_and_own_proposers_keep_their_name():
     with i18n.using("zh"):
         assert [labels.mode_label(m) for m in ("resample", "scalar", "explain", "suggest", "mine")] == [
-            "重复采样（不用反馈）", "只有标量反馈", "+ 执行反馈（解释错误）", "+ 性能分析建议", "mine"]
+            "重复采样（不用反馈）",
+            "只有标量反馈",
+            "+ 执行反馈（解释错误）",
+            "+ 性能分析建议",
+            "mine",
+        ]
     with i18n.using("en"):
         assert labels.mode_label("explain") == "explain"
 

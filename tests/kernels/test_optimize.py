@@ -1,4 +1,5 @@
 """The optimization loop: the seed's table exactly, student proposers, and clear errors for bad input."""
+
 import json
 import pathlib
 import random
@@ -37,8 +38,12 @@ def test_the_seed_one_shot_numbers():
 
 def test_results_are_identical_in_a_fresh_process():
     code = "from toyhw.kernels import study as f; print(repr(f.feedback_table(11, 40, rounds=(3, 7))))"
-    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                           env={"PYTHONHASHSEED": str(h)}).stdout for h in (1, 2)}
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, env={"PYTHONHASHSEED": str(h)}
+        ).stdout
+        for h in (1, 2)
+    }
     assert len(runs) == 1
     assert runs.pop().strip() == repr(study.feedback_table(11, 40, rounds=(3, 7)))
 
@@ -99,16 +104,21 @@ def test_a_proposer_that_raises_is_named_with_the_round():
 
 
 def test_a_proposer_that_is_neither_a_name_nor_a_function_is_refused():
-    with pytest.raises(ValueError, match=r"^proposer = 42 is neither a mode name \(resample, scalar, explain, suggest\) "
-                                        "nor a function$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^proposer = 42 is neither a mode name \(resample, scalar, explain, suggest\) "
+        "nor a function$",
+    ):
         optimize.optimize(study.tasks()[0], 3, 42, random.Random(0))
 
 
 @pytest.mark.parametrize(
     "returned,match",
-    [(None, "^proposer '<lambda>' returned None in round 1; it must return a KernelConfig"),
-     ({"tile": 7}, "returned an invalid config in round 1: knob 'tile' = 7 is not allowed"),
-     ({"tiles": 8}, "returned an invalid config in round 1")],
+    [
+        (None, "^proposer '<lambda>' returned None in round 1; it must return a KernelConfig"),
+        ({"tile": 7}, "returned an invalid config in round 1: knob 'tile' = 7 is not allowed"),
+        ({"tiles": 8}, "returned an invalid config in round 1"),
+    ],
 )
 def test_a_proposer_returning_an_invalid_config_is_refused(returned, match):
     with pytest.raises(ProposerError, match=match):
@@ -160,41 +170,53 @@ def test_reference_file_for_seed_230_matches_the_design_table():
     assert ref["one_shot"]["fast"] == {"0.0": 0.42, "1.0": 0.32, "1.5": 0.105}
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: knobs.make_tasks(-3, 10), "seed = -3 is not allowed; a seed must be an integer >= 0"),
-    (lambda: knobs.make_tasks(None, 10), "seed = None is not allowed"),
-    (lambda: study.tasks(-230, 10), "task_seed = -230 is not allowed"),
-    (lambda: study.one_shot(None, 10), "task_seed = None is not allowed"),
-    (lambda: study.feedback_table(task_seed=-3), "task_seed = -3 is not allowed"),
-    (lambda: study.fastp_curves(["scalar"], task_seed=True), "task_seed = True is not allowed"),
-    (lambda: study.iterative_speedups("230", 10, "scalar", 5), "task_seed = '230' is not allowed"),
-    (lambda: study.best_possible_speedups(-1, 10), "task_seed = -1 is not allowed"),
-    (lambda: study.task_kernel(None), "task = None is not allowed; tasks are numbered 0 to 199"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: knobs.make_tasks(-3, 10), "seed = -3 is not allowed; a seed must be an integer >= 0"),
+        (lambda: knobs.make_tasks(None, 10), "seed = None is not allowed"),
+        (lambda: study.tasks(-230, 10), "task_seed = -230 is not allowed"),
+        (lambda: study.one_shot(None, 10), "task_seed = None is not allowed"),
+        (lambda: study.feedback_table(task_seed=-3), "task_seed = -3 is not allowed"),
+        (lambda: study.fastp_curves(["scalar"], task_seed=True), "task_seed = True is not allowed"),
+        (lambda: study.iterative_speedups("230", 10, "scalar", 5), "task_seed = '230' is not allowed"),
+        (lambda: study.best_possible_speedups(-1, 10), "task_seed = -1 is not allowed"),
+        (lambda: study.task_kernel(None), "task = None is not allowed; tasks are numbered 0 to 199"),
+    ],
+)
 def test_a_seed_below_0_or_none_is_refused_everywhere(call, message):
     with pytest.raises(ValueError, match=message):
         call()
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: study.one_shot(230, 1_000_000_000), r"n_tasks = 1000000000 is not allowed; .* <= 100,000 \(MAX_TASKS"),
-    (lambda: study.feedback_table(rounds=(10**9,)), r"rounds\[0\] = 1000000000 is not allowed; .* <= 10,000 "
-                                                    r"\(MAX_ROUNDS"),
-    (lambda: study.fastp_curves(["scalar"], max_rounds=10**9), r"max_rounds = 1000000000 is not allowed"),
-    (lambda: study.feedback_table(rounds=(5, 5)), "rounds lists 5 twice"),
-    (lambda: study.feedback_table(rounds=()), "rounds is empty"),
-    (lambda: study.feedback_table(ps=(1.0, float("nan"))), r"ps\[1\] = nan is not allowed"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: study.one_shot(230, 1_000_000_000), r"n_tasks = 1000000000 is not allowed; .* <= 100,000 \(MAX_TASKS"),
+        (
+            lambda: study.feedback_table(rounds=(10**9,)),
+            r"rounds\[0\] = 1000000000 is not allowed; .* <= 10,000 "
+            r"\(MAX_ROUNDS",
+        ),
+        (lambda: study.fastp_curves(["scalar"], max_rounds=10**9), r"max_rounds = 1000000000 is not allowed"),
+        (lambda: study.feedback_table(rounds=(5, 5)), "rounds lists 5 twice"),
+        (lambda: study.feedback_table(rounds=()), "rounds is empty"),
+        (lambda: study.feedback_table(ps=(1.0, float("nan"))), r"ps\[1\] = nan is not allowed"),
+    ],
+)
 def test_sizes_beyond_what_a_class_needs_are_refused_naming_the_limit(call, message):
     with pytest.raises(ValueError, match=message):
         call()
 
 
-@pytest.mark.parametrize("table, message", [
-    ({}, "table = {} is not allowed; give a non-empty feedback table"),
-    ({"scalar": {}}, r"table\['scalar'\] = {} is not allowed"),
-    ({"scalar": {5: {1.0: 0.5}}}, r"table\['scalar'\]\[5\] has no fast_p for p = 1.5"),
-])
+@pytest.mark.parametrize(
+    "table, message",
+    [
+        ({}, "table = {} is not allowed; give a non-empty feedback table"),
+        ({"scalar": {}}, r"table\['scalar'\] = {} is not allowed"),
+        ({"scalar": {5: {1.0: 0.5}}}, r"table\['scalar'\]\[5\] has no fast_p for p = 1.5"),
+    ],
+)
 def test_observations_and_frames_of_a_malformed_table_say_what_is_wrong(table, message):
     from toyhw.course import kernel_tables as tables
 

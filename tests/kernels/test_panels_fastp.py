@@ -1,4 +1,5 @@
 """Lecture 10's widget panels build, redraw on a control change, and show errors instead of half-drawing."""
+
 import ipywidgets as widgets
 
 from toyhw.kernels import knobs

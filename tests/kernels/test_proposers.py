@@ -1,4 +1,5 @@
 """The built-in proposers: explained failures get fixed from the machine-readable cause, not the message text."""
+
 import dataclasses
 import random
 
@@ -16,12 +17,16 @@ def _changed(before: KernelConfig, after: KernelConfig) -> set[str]:
 
 
 @pytest.mark.parametrize("mode", ["explain", "suggest"])
-@pytest.mark.parametrize("n, broken, fixed", [
-    (1002, KernelConfig(vec=4), KernelConfig(vec=2)),  # the widest width that divides n
-    (1003, KernelConfig(vec=4), KernelConfig(vec=1)),
-    (1003, KernelConfig(vec=2, unroll=4), KernelConfig(vec=1, unroll=4)),  # the other knobs stay as they were
-    (1024, KernelConfig(fuse=1, tile=16), KernelConfig(tile=16)),
-], ids=["vec4-n1002", "vec4-n1003", "vec2-n1003", "fusion"])
+@pytest.mark.parametrize(
+    "n, broken, fixed",
+    [
+        (1002, KernelConfig(vec=4), KernelConfig(vec=2)),  # the widest width that divides n
+        (1003, KernelConfig(vec=4), KernelConfig(vec=1)),
+        (1003, KernelConfig(vec=2, unroll=4), KernelConfig(vec=1, unroll=4)),  # the other knobs stay as they were
+        (1024, KernelConfig(fuse=1, tile=16), KernelConfig(tile=16)),
+    ],
+    ids=["vec4-n1002", "vec4-n1003", "vec2-n1003", "fusion"],
+)
 def test_each_repair_is_the_documented_one_and_the_next_run_succeeds(mode, n, broken, fixed):
     task = dataclasses.replace(TASK, n=n)
     feedback = knobs.run_kernel(task, broken)
@@ -49,9 +54,14 @@ def test_a_config_with_three_faults_is_repaired_one_cause_at_a_time_in_the_failu
     for _ in range(3):  # bounded: a repair that fixes nothing must fail the test, not loop forever
         causes.append(feedback.cause)
         repaired = PROPOSERS.get(mode)(feedback, config, rng)
-        assert _changed(config, repaired) <= {"shared_memory_overflow": {"shared", "tile"},
-                                              "vector_width_indivisible": {"vec"},
-                                              "illegal_fusion": {"fuse"}}[feedback.cause]
+        assert (
+            _changed(config, repaired)
+            <= {
+                "shared_memory_overflow": {"shared", "tile"},
+                "vector_width_indivisible": {"vec"},
+                "illegal_fusion": {"fuse"},
+            }[feedback.cause]
+        )
         config, feedback = repaired, knobs.run_kernel(TASK, repaired)
     assert causes == ["shared_memory_overflow", "vector_width_indivisible", "illegal_fusion"] and feedback.ok
 
@@ -99,12 +109,18 @@ def test_each_built_in_proposer_is_its_documented_rule():
     ok_feedback, failed = knobs.run_kernel(TASK, ok_config), knobs.run_kernel(TASK, failing)
     assert ok_feedback.ok and failed.cause == "illegal_fusion"
     for seed in range(20):
+
         def rng():
             return random.Random(seed)
+
         assert proposers.resample(failed, failing, rng()) == knobs.random_config(rng())
         assert proposers.resample(ok_feedback, ok_config, rng()) == knobs.random_config(rng())
         assert proposers.scalar(failed, failing, rng()) == knobs.mutate(failing, rng())
         assert proposers.explain(ok_feedback, ok_config, rng()) == knobs.mutate(ok_config, rng())
         assert proposers.explain(failed, failing, rng()) == KernelConfig()
-    assert [PROPOSERS.get(m) for m in PROPOSERS.available()] == [proposers.resample, proposers.scalar,
-                                                                  proposers.explain, proposers.suggest]
+    assert [PROPOSERS.get(m) for m in PROPOSERS.available()] == [
+        proposers.resample,
+        proposers.scalar,
+        proposers.explain,
+        proposers.suggest,
+    ]

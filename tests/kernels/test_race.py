@@ -1,4 +1,5 @@
 """Races keep every competitor: unique visible row names, and a student's proposer is never served from a cache."""
+
 import ipywidgets as widgets
 import pytest
 
@@ -65,15 +66,18 @@ def test_the_registered_function_is_the_built_in_and_a_mapping_keeps_its_names()
     assert list(named) == ["mine", "scalar (yours)", "explain"]
 
 
-@pytest.mark.parametrize("modes, message", [
-    (["scalar", "scalar"], "modes lists 'scalar' twice"),
-    (["scalar", proposers.scalar], "modes lists 'scalar' twice"),
-    ([my_proposer, my_proposer], "modes lists <function my_proposer"),
-    ([], "modes is empty; give at least one mode"),
-    ("scalar", "modes = 'scalar' is not allowed; give a list of modes"),
-    (["magic"], "unknown feedback mode 'magic'; known: resample, scalar, explain, suggest"),
-    ([42], r"modes\[0\] = 42 is not allowed; give a mode name"),
-])
+@pytest.mark.parametrize(
+    "modes, message",
+    [
+        (["scalar", "scalar"], "modes lists 'scalar' twice"),
+        (["scalar", proposers.scalar], "modes lists 'scalar' twice"),
+        ([my_proposer, my_proposer], "modes lists <function my_proposer"),
+        ([], "modes is empty; give at least one mode"),
+        ("scalar", "modes = 'scalar' is not allowed; give a list of modes"),
+        (["magic"], "unknown feedback mode 'magic'; known: resample, scalar, explain, suggest"),
+        ([42], r"modes\[0\] = 42 is not allowed; give a mode name"),
+    ],
+)
 def test_a_race_without_distinct_competitors_is_refused(modes, message):
     with pytest.raises(ValueError, match=message):
         study.feedback_table(modes=modes, **SMALL)

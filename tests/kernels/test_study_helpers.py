@@ -1,5 +1,6 @@
 """Lecture 10's computed helpers behind the notebooks' answers: every rule a kernel breaks, the risky-choice table,
 the chance that one random knob repairs a kernel, failed rounds, and the tasks a search misses."""
+
 import random
 
 import pytest
@@ -13,7 +14,10 @@ TASK = Task(memory_bound=0.6, best_tile=16, n=1003, fusable=False)
 
 def test_broken_rules_lists_every_rule_and_starts_with_the_reported_cause():
     assert failures.broken_rules(TASK, KernelConfig(tile=64, shared=1, vec=4, fuse=1)) == (
-        "shared_memory_overflow", "vector_width_indivisible", "illegal_fusion")
+        "shared_memory_overflow",
+        "vector_width_indivisible",
+        "illegal_fusion",
+    )
     assert failures.broken_rules(TASK, KernelConfig(tile=32, vec=2)) == ("vector_width_indivisible",)
     assert failures.broken_rules(TASK, KernelConfig()) == ()
     for k in study.one_shot().kernels:
@@ -33,9 +37,9 @@ def test_without_choice_removes_only_that_choice():
 
 def test_risky_choice_table_counts_every_rule_not_only_the_first():
     frame = tables.risky_choice_frame(study.one_shot())
-    assert list(frame["reported first"]) == [54, 37, 25]            # the outcome table's first causes
-    assert list(frame["break its rule"]) == [54, 47, 48]            # fusion hides behind the other two
-    assert list(frame["correct without it"]) == [32, 29, 25]        # never staging tile 64 in shared memory: 32, not 54
+    assert list(frame["reported first"]) == [54, 37, 25]  # the outcome table's first causes
+    assert list(frame["break its rule"]) == [54, 47, 48]  # fusion hides behind the other two
+    assert list(frame["correct without it"]) == [32, 29, 25]  # never staging tile 64 in shared memory: 32, not 54
     assert frame["correct without it"].idxmax() == "tile 64 staged through shared memory"
 
 
@@ -55,8 +59,9 @@ def test_one_knob_repair_chance_is_exact():
 def test_failed_round_share_counts_the_loops_failed_rounds():
     share = failures.failed_round_share("explain", 10)
     tasks = study.tasks()
-    failed = sum(optimize.optimize(t, 10, "explain", optimize.optimization_rng(i, 10)).n_failed
-                 for i, t in enumerate(tasks))
+    failed = sum(
+        optimize.optimize(t, 10, "explain", optimize.optimization_rng(i, 10)).n_failed for i, t in enumerate(tasks)
+    )
     assert share == failed / (10 * len(tasks))
     assert failures.failed_round_share("scalar", 10) > 2 * share  # an explained error is fixed, a random knob rarely
     with pytest.raises(KeyError):

@@ -1,5 +1,6 @@
 """Lecture 10's widgets, tables and printed observations in Chinese (toyhw.i18n): the labels come from the catalogue,
 the failure messages and row labels are the lecture script's, and the numbers are the English edition's."""
+
 import pytest
 
 from toyhw import i18n

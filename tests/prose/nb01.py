@@ -3,6 +3,7 @@
 `quotes()` returns each phrase of the markdown that states a number, built from the pack's computed values; a claim
 that is not a number ("more than half", "the longest bar") is checked here with `_holds` before its phrase is returned.
 """
+
 from __future__ import annotations
 
 import statistics
@@ -58,14 +59,14 @@ SEED, N = study.LECTURE_TASK_SEED, study.LECTURE_N_TASKS
 SPREAD_SEEDS = tuple(1000 * k for k in range(10))
 
 PARAMETERS = [
-    "run 200 one-shot kernels",                 # the notebook's N_TASKS
-    "`random.Random(230 + 1 + i)`",             # code, listed for the reader of this file
-    "One run, for task 0",                      # the task the notebook's code picks
-    "a tie (speedup exactly 1.0)",              # the example list the notebook's code chooses
+    "run 200 one-shot kernels",  # the notebook's N_TASKS
+    "`random.Random(230 + 1 + i)`",  # code, listed for the reader of this file
+    "One run, for task 0",  # the task the notebook's code picks
+    "a tie (speedup exactly 1.0)",  # the example list the notebook's code chooses
     "the kernel at 2.5×",
     "the kernels at 1.2× and 2.5×",
     "a kernel measured at 1.0×",
-    "up to p = 0.75",                           # grid points of the notebook's p grid (steps of 0.05)
+    "up to p = 0.75",  # grid points of the notebook's p grid (steps of 0.05)
     "The card below is task 0, where the slider starts",
     "Move **p** from 0 to 2. At which p does fast_p first drop below 0.1?",
     "200-task benchmark",
@@ -112,6 +113,7 @@ def quotes() -> list[str]:
 
     def _p(i: int) -> str:
         return f"{grid[i]:.2f}".rstrip("0").rstrip(".")
+
     first8 = kernels[:8]
     build_fail8 = [k.index for k in first8 if k.feedback.cause == "shared_memory_overflow"]
     ok8 = [k for k in first8 if k.feedback.ok]
@@ -132,8 +134,10 @@ def quotes() -> list[str]:
     faster = [(a, b) for a, b in zip(kernels, calm.kernels) if a.config.tile == big_tile and a.feedback.ok]
     fixed = solution.one_explained_fix(report)
     sure = np.zeros(N)
-    observations = [note.split(". The most common")[0].removeprefix("Correct is not enough: ").split(" (its library")[0]
-                    for note in tables.one_shot_observations(report)]
+    observations = [
+        note.split(". The most common")[0].removeprefix("Correct is not enough: ").split(" (its library")[0]
+        for note in tables.one_shot_observations(report)
+    ]
     sure[int(np.argmax(s))] = s.max()
 
     return [
@@ -161,24 +165,32 @@ def quotes() -> list[str]:
         f"{shares['ok']:.1%} are correct —\nthat is fast_0 = {fast[0.0]:g}",
         f"fast_1 = {fast[1.0]:g}, so {n_correct - round(fast[1.0] * N)} of the {n_correct} correct kernels",
         f"only {fast[1.5]:g} of the tasks get a kernel more than 1.5× faster",
-        _holds(max(report.cause_counts().values()) == report.cause_counts()["shared_memory_overflow"],
-               f"The longest\nfailure bar is the shared-memory overflow, {report.cause_counts()['shared_memory_overflow']} "
-               "kernels"),
+        _holds(
+            max(report.cause_counts().values()) == report.cause_counts()["shared_memory_overflow"],
+            f"The longest\nfailure bar is the shared-memory overflow, {report.cause_counts()['shared_memory_overflow']} "
+            "kernels",
+        ),
         f"on Level {data.KERNELBENCH_LEVELS[0][-1]} is {fig2['GPT-4o']['level_1']}% for\nGPT-4o, "
         f"{fig2['OpenAI o1']['level_1']}% for OpenAI o1 and {fig2['DeepSeek-R1']['level_1']}% for DeepSeek-R1",
         f"The toy's fast_1 of {fast[1.0]:.0%} is higher",
-        _holds(fast[1.0] < 0.5 and all(r[c] < 50 for r in fig2.values() for c in data.KERNELBENCH_LEVELS),
-               "most one-shot kernels are wrong or\nslower than the library"),
+        _holds(
+            fast[1.0] < 0.5 and all(r[c] < 50 for r in fig2.values() for c in data.KERNELBENCH_LEVELS),
+            "most one-shot kernels are wrong or\nslower than the library",
+        ),
         _holds(int(risky["break its rule"].sum()) > len(failing), f"more than the {len(failing)} failing kernels"),
         # Think! 3
-        _holds(rescued.idxmax() == "tile 64 staged through shared memory",
-               f"Never staging the largest tile in shared memory: {rescued.iloc[0]} of the {len(failing)} failing kernels "
-               f"become correct, against {rescued.iloc[1]} for never\nusing a vector width above 1 and "
-               f"{rescued.iloc[2]} for never fusing"),
-        _holds(rescued.idxmax() == risky["reported first"].idxmax()
-               and rescued.max() < risky.loc[rescued.idxmax(), "reported first"],
-               f"It is the choice with the longest failure bar, but it rescues\nfewer than its bar's "
-               f"{len(compile_fail)}: {len(also)} of those {len(compile_fail)} kernels break\nanother rule too"),
+        _holds(
+            rescued.idxmax() == "tile 64 staged through shared memory",
+            f"Never staging the largest tile in shared memory: {rescued.iloc[0]} of the {len(failing)} failing kernels "
+            f"become correct, against {rescued.iloc[1]} for never\nusing a vector width above 1 and "
+            f"{rescued.iloc[2]} for never fusing",
+        ),
+        _holds(
+            rescued.idxmax() == risky["reported first"].idxmax()
+            and rescued.max() < risky.loc[rescued.idxmax(), "reported first"],
+            f"It is the choice with the longest failure bar, but it rescues\nfewer than its bar's "
+            f"{len(compile_fail)}: {len(also)} of those {len(compile_fail)} kernels break\nanother rule too",
+        ),
         f"it is reported first for {risky['reported first'].iloc[2]} kernels, but {risky['break its rule'].iloc[2]} "
         "failing kernels fuse ops",
         f"{sum(len(r) > 1 for r in rules.values())} of the {len(failing)} break two rules or more",
@@ -190,24 +202,33 @@ def quotes() -> list[str]:
         # Think! 4
         f"Between about p = 0.8 and p = 1.5: fast_p falls from {fast[0.8]:g} to {fast[1.5]:g} there, so "
         f"{round((fast[0.8] - fast[1.5]) * N)} of the {n_correct} correct kernels",
-        _holds(len(steep) == 3 and round(grid[at_one], 2) == 1.0 and at_one + 1 in steep,
-               f"the steepest steps of the grid, {-steps.min():g} each, are at p = {_p(steep[0])}, {_p(steep[1])} and "
-               f"{_p(steep[2])} (from {curve[at_one]:g} to {curve[at_one + 1]:g}\njust above p = 1)"),
+        _holds(
+            len(steep) == 3 and round(grid[at_one], 2) == 1.0 and at_one + 1 in steep,
+            f"the steepest steps of the grid, {-steps.min():g} each, are at p = {_p(steep[0])}, {_p(steep[1])} and "
+            f"{_p(steep[2])} (from {curve[at_one]:g} to {curve[at_one + 1]:g}\njust above p = 1)",
+        ),
         f"The median correct kernel is {statistics.median(correct):.3f}× PyTorch",
         f"raising the bar to 1.5× removes {n_correct - round(fast[1.5] * N)} of the {n_correct} correct kernels",
         # Section 5
         _holds(len(build_fail8) == 4, f"(tasks {', '.join(map(str, build_fail8[:-1]))} and {build_fail8[-1]})"),
         f"Task {vec_fail.index}\nfails its tests: a vector width of {vec_fail.config.vec} does not divide n = {vec_fail.task.n}",
-        _holds(all(1.0 < k.speedup < 1.5 for k in ok8),
-               f"(tasks {', '.join(str(k.index) for k in ok8[:-1])} and {ok8[-1].index}) run at\n"
-               + ", ".join(f"{k.speedup:.3f}×" for k in ok8[:-1]) + f" and {ok8[-1].speedup:.3f}× PyTorch"),
+        _holds(
+            all(1.0 < k.speedup < 1.5 for k in ok8),
+            f"(tasks {', '.join(str(k.index) for k in ok8[:-1])} and {ok8[-1].index}) run at\n"
+            + ", ".join(f"{k.speedup:.3f}×" for k in ok8[:-1])
+            + f" and {ok8[-1].speedup:.3f}× PyTorch",
+        ),
         f"Task {vec_fail.index} is the first: n = {vec_fail.task.n}, vector width {vec_fail.config.vec}. Only a width of "
         f"{widths[vec_fail.task.n][-1]} divides {vec_fail.task.n}",
-        _holds(widths[1002] == [1, 2] and widths[1000] == widths[1024] == widths[4096] == [1, 2, 4],
-               "for n = 1002 widths 1 and 2\n   work, and for 1000, 1024 and 4096 all three"),
-        _holds(slow[0].feedback.bottleneck == "compute" and slow[0].config.tile != slow[0].task.best_tile,
-               f"Task {slow[0].index} is the first: speedup {slow[0].speedup:.2f}, memory-bound share "
-               f"{slow[0].task.memory_bound:.2f}"),
+        _holds(
+            widths[1002] == [1, 2] and widths[1000] == widths[1024] == widths[4096] == [1, 2, 4],
+            "for n = 1002 widths 1 and 2\n   work, and for 1000, 1024 and 4096 all three",
+        ),
+        _holds(
+            slow[0].feedback.bottleneck == "compute" and slow[0].config.tile != slow[0].task.best_tile,
+            f"Task {slow[0].index} is the first: speedup {slow[0].speedup:.2f}, memory-bound share "
+            f"{slow[0].task.memory_bound:.2f}",
+        ),
         f"Its tile is {slow[0].config.tile} but its best tile is {slow[0].task.best_tile}",
         f"Of the {len(slow)} correct kernels that are not faster than\n   PyTorch, "
         f"{sum(k.feedback.bottleneck == 'compute' for k in slow)} are compute-bound",
@@ -222,12 +243,16 @@ def quotes() -> list[str]:
         # Summary
         f"here {1 - shares['ok']:.1%} of them",
         # what tables.one_shot_observations (the pack's own reading of the one-shot results) says, as the prose does
-        _holds(observations == [
-            f"{1 - shares['ok']:.0%} of one-shot kernels fail: {shares['compile_error']:.0%} do not build and "
-            f"{shares['wrong']:.0%} give wrong results",
-            f"fast_0 = {fast[0.0]:.3f} but fast_1 = {fast[1.0]:.3f}; {n_correct - round(fast[1.0] * N)} correct kernels "
-            "are not faster than PyTorch"],
-            "27.0% do not build and 31.0% give wrong results, so only 42.0% are correct"),
+        _holds(
+            observations
+            == [
+                f"{1 - shares['ok']:.0%} of one-shot kernels fail: {shares['compile_error']:.0%} do not build and "
+                f"{shares['wrong']:.0%} give wrong results",
+                f"fast_0 = {fast[0.0]:.3f} but fast_1 = {fast[1.0]:.3f}; {n_correct - round(fast[1.0] * N)} correct kernels "
+                "are not faster than PyTorch",
+            ],
+            "27.0% do not build and 31.0% give wrong results, so only 42.0% are correct",
+        ),
         # Exercise 1
         f"gives {solution.correct_and_faster_share(s):.3f}: {round(fast[1.0] * N)} of the {n_correct} correct one-shot "
         "kernels beat PyTorch",
@@ -238,24 +263,38 @@ def quotes() -> list[str]:
         f"to {calm.fast()[1.5]:g}",
         f"the wrong\nresults grow from {eager_wrong} to {calm_wrong}, because the {len(also)} kernels that also broke "
         "another rule",
-        _holds(all(b.speedup > a.speedup for a, b in faster) and all(t.best_tile < big_tile for t in tasks),
-               f"all {len(faster)} kernels that were correct with the largest tile get faster"),
+        _holds(
+            all(b.speedup > a.speedup for a, b in faster) and all(t.best_tile < big_tile for t in tasks),
+            f"all {len(faster)} kernels that were correct with the largest tile get faster",
+        ),
         # Exercise 3
-        _holds(fixed["still failing"] == sum(len(r) > 1 for r in rules.values()),
-               f"repairs {fixed['correct after one fix']} of the {fixed['failing']} failing kernels in one step. The "
-               f"{fixed['still failing']} that still fail"),
+        _holds(
+            fixed["still failing"] == sum(len(r) > 1 for r in rules.values()),
+            f"repairs {fixed['correct after one fix']} of the {fixed['failing']} failing kernels in one step. The "
+            f"{fixed['still failing']} that still fail",
+        ),
         # comparisons without a number of their own (tests/test_comparison_claims.py)
         _holds(correct.min() > flat_until, "so every correct kernel clears a lower bar"),
         _holds(round((fast[0.8] - fast[1.5]) * N) > n_correct / 2, "most\ncorrect kernels sit in that range"),
-        _holds(1.0 < statistics.median(correct) < 1.5,
-               "a typical one-shot kernel that works is only a little faster than the\nlibrary"),
-        _holds(round((fast[1.0] - fast[1.5]) * N) > round(fast[1.0] * N) / 2,
-               "the kernels beating PyTorch mostly beat it by little"),
+        _holds(
+            1.0 < statistics.median(correct) < 1.5,
+            "a typical one-shot kernel that works is only a little faster than the\nlibrary",
+        ),
+        _holds(
+            round((fast[1.0] - fast[1.5]) * N) > round(fast[1.0] * N) / 2,
+            "the kernels beating PyTorch mostly beat it by little",
+        ),
         _holds(round((fast[1.0] - fast[1.5]) * N) > n_correct / 2, "here most correct kernels beat PyTorch by little"),
-        _holds(all(max(v) - min(v) < max(w) - min(w) for v, w in (
-            ([r.status_shares()["ok"] for r in spread1000], [r.status_shares()["ok"] for r in spread200]),
-            ([r.fast()[1.0] for r in spread1000], [r.fast()[1.0] for r in spread200]))),
-            "the bars move less from seed to seed"),
+        _holds(
+            all(
+                max(v) - min(v) < max(w) - min(w)
+                for v, w in (
+                    ([r.status_shares()["ok"] for r in spread1000], [r.status_shares()["ok"] for r in spread200]),
+                    ([r.fast()[1.0] for r in spread1000], [r.fast()[1.0] for r in spread200]),
+                )
+            ),
+            "the bars move less from seed to seed",
+        ),
         _holds(any(len(r) > 1 for r in rules.values()), "so one fix is not always enough"),
         _holds(fixed["correct after one fix"] > fixed["failing"] / 2, "One explained error fixes most failures"),
     ]

@@ -4,6 +4,7 @@
 without a number of its own ("happens to contain", "the same answer") is checked with `_holds` before its phrase is
 returned.
 """
+
 from __future__ import annotations
 
 from toyhw import data
@@ -57,19 +58,19 @@ QUOTED = [
 ]
 
 PARAMETERS = [
-    "(10 runs of 1000\nproposed programs",                  # the demo: 5 seeds x (with, without the check)
+    "(10 runs of 1000\nproposed programs",  # the demo: 5 seeds x (with, without the check)
     "The demo runs the full method on seeds 0-4 twice",
-    "returning the 5-stage `128x256x64` config",            # the hand-made bad config
-    "(score 1.000 by definition)",                          # the expert is the reference of every score
-    "Use 128x256 (8 warps) or 256x128.",                    # hint: a config that launches
-    "(the table tells you for seeds 0-4;",                  # demo questions
+    "returning the 5-stage `128x256x64` config",  # the hand-made bad config
+    "(score 1.000 by definition)",  # the expert is the reference of every score
+    "Use 128x256 (8 warps) or 256x128.",  # hint: a config that launches
+    "(the table tells you for seeds 0-4;",  # demo questions
     "(seed 0, 1000 programs, check off)",
-    "Count, over seeds 0-4,",                               # Exercise 3
-    "*The Llama 3 Herd of Models.*",                        # a title
-    "Llama 3 405B has 128 attention\n  heads",              # the paper's figure (checked against the csv below)
-    "it scores above 1.000 on both sets",                   # Exercise 1: what a right answer reaches
+    "Count, over seeds 0-4,",  # Exercise 3
+    "*The Llama 3 Herd of Models.*",  # a title
+    "Llama 3 405B has 128 attention\n  heads",  # the paper's figure (checked against the csv below)
+    "it scores above 1.000 on both sets",  # Exercise 1: what a right answer reaches
     "the check tries 2000-4000 and Section 1's\n3000-4000.",  # Exercise 2: the ranges the check tries
-    "For 2000-4000, without the check",                     # Exercise 2's range
+    "For 2000-4000, without the check",  # Exercise 2's range
     "[solutions/07_checking_all_branches.py](solutions/07_checking_all_branches.py)",  # the solution file's link
 ]
 
@@ -149,9 +150,11 @@ def choose(M, N, K):
         f"running its kernels on the {len(ctx.train)} training shapes",
         f"crashes on {len(ctx.new)} new shapes",
         # Section 1
-        _holds(gemm_config.shared_memory_bytes(bad) > gpu.smem_per_block,
-               f"Its operand tiles need {gemm_config.shared_memory_bytes(bad):,} B of shared memory; an H100 block may "
-               f"use at most {gpu.smem_per_block:,} B."),
+        _holds(
+            gemm_config.shared_memory_bytes(bad) > gpu.smem_per_block,
+            f"Its operand tiles need {gemm_config.shared_memory_bytes(bad):,} B of shared memory; an H100 block may "
+            f"use at most {gpu.smem_per_block:,} B.",
+        ),
         f"it scores {unchecked.score:.3f}, exactly the expert, in {unchecked.runs} kernel runs, because no training "
         f"shape reaches line {branch_line(latent, 0)}. With the check it is rejected as a \"bad branch\" in "
         f"{checked.runs} kernel runs.",
@@ -160,22 +163,37 @@ def choose(M, N, K):
         f"the bad one.",
         # Section 2
         f"how many programs of the final database fail on at least one of the {len(ctx.new)} new shapes",
-        _holds(int(layers["405B/8 qkv"]["tp"]) == 8 and int(layers["405B/8 qkv"]["n"]) == 2560
-               and int(layers["405B/8 qkv 8kv"]["n"]) == 2304,
-               f"the lecture's {len(shapes_lib.LAYERS)} layers plus two layers of Llama-3.1-405B at tensor-parallel "
-               f"{layers['405B/8 qkv']['tp']}, each at {len(shapes_lib.NEW_M)} token counts the training shapes do not "
-               f"use."),
-        _holds(worst == 1 and all(r.added_bad_branch == 0 and r.crash_new_shapes == 0 for r in on),
-               f"**without the check**, {sum(r.added_bad_branch for r in off)} programs with a bad branch entered the "
-               f"databases (seeds 0-4 together), {per_seed_bad[worst]} of them in seed {worst} alone; "
-               f"{sum(r.db_bad_branch for r in off)} are still in the final databases, and "
-               f"{sum(r.crash_new_shapes for r in off)} of those fail on some new shape."),
+        _holds(
+            int(layers["405B/8 qkv"]["tp"]) == 8
+            and int(layers["405B/8 qkv"]["n"]) == 2560
+            and int(layers["405B/8 qkv 8kv"]["n"]) == 2304,
+            f"the lecture's {len(shapes_lib.LAYERS)} layers plus two layers of Llama-3.1-405B at tensor-parallel "
+            f"{layers['405B/8 qkv']['tp']}, each at {len(shapes_lib.NEW_M)} token counts the training shapes do not "
+            f"use.",
+        ),
+        _holds(
+            worst == 1 and all(r.added_bad_branch == 0 and r.crash_new_shapes == 0 for r in on),
+            f"**without the check**, {sum(r.added_bad_branch for r in off)} programs with a bad branch entered the "
+            f"databases (seeds 0-4 together), {per_seed_bad[worst]} of them in seed {worst} alone; "
+            f"{sum(r.db_bad_branch for r in off)} are still in the final databases, and "
+            f"{sum(r.crash_new_shapes for r in off)} of those fail on some new shape.",
+        ),
         f"in {len(best_bad)} of {len(off)} seeds (seed {best_bad[0]}) the *best* program",
-        _holds([int(n) for n in re.findall(r"\d+", " ".join(tables.branches_observations(demo)))]
-               == [sum(r.added_bad_branch for r in off), len(off), sum(r.db_bad_branch for r in off), len(best_bad),
-                   len(off), sum(r.crash_new_shapes for r in off), len(ctx.new), sum(r.added_bad_branch for r in on),
-                   sum(r.crash_new_shapes for r in on)],
-               "**with the check**, no such program is added and nothing crashes on the new shapes"),
+        _holds(
+            [int(n) for n in re.findall(r"\d+", " ".join(tables.branches_observations(demo)))]
+            == [
+                sum(r.added_bad_branch for r in off),
+                len(off),
+                sum(r.db_bad_branch for r in off),
+                len(best_bad),
+                len(off),
+                sum(r.crash_new_shapes for r in off),
+                len(ctx.new),
+                sum(r.added_bad_branch for r in on),
+                sum(r.crash_new_shapes for r in on),
+            ],
+            "**with the check**, no such program is added and nothing crashes on the new shapes",
+        ),
         f"the runs still add {min(r.added for r in on)}-{max(r.added for r in on)} programs each (without: "
         f"{min(r.added for r in off)}-{max(r.added for r in off)}).",
         # Think! 2
@@ -197,24 +215,32 @@ def choose(M, N, K):
         f"The lecture's {len(shapes_lib.LECTURE_M)} token counts are a sample ({min(shapes_lib.LECTURE_M)} to "
         f"{max(shapes_lib.LECTURE_M)}); the new shapes' {len(shapes_lib.NEW_M)} ({min(shapes_lib.NEW_M)} to "
         f"{max(shapes_lib.NEW_M)}) are another",
-        _holds({vllm_padded(m, sizes) for m in range(25, 33)} == {crash[0].shape.M},
-               f"vLLM runs a decode batch of 25 to 32 sequences at its captured size {crash[0].shape.M}."),
+        _holds(
+            {vllm_padded(m, sizes) for m in range(25, 33)} == {crash[0].shape.M},
+            f"vLLM runs a decode batch of 25 to 32 sequences at its captured size {crash[0].shape.M}.",
+        ),
         # Section 4
-        _holds(not any(4096 <= s.M <= 6144 for s in ctx.train + ctx.test) and any(s.M == 6144 for s in ctx.new),
-               f"The starting point scores {start_scores[0]:.3f} on the training shapes and {start_scores[1]:.3f} on "
-               f"the test shapes, which have no M in 4096-6144 either; on the new shapes, which have `M = 6144`, it "
-               f"fails to launch (0.000)."),
+        _holds(
+            not any(4096 <= s.M <= 6144 for s in ctx.train + ctx.test) and any(s.M == 6144 for s in ctx.new),
+            f"The starting point scores {start_scores[0]:.3f} on the training shapes and {start_scores[1]:.3f} on "
+            f"the test shapes, which have no M in 4096-6144 either; on the new shapes, which have `M = 6144`, it "
+            f"fails to launch (0.000).",
+        ),
         f"scores {fixed_scores[0]:.3f} on the training shapes, {fixed_scores[1]:.3f} on the test shapes and "
         f"{fixed_scores[2]:.3f} on the new ones.",
-        _holds(fixed_scores[1] > searched.test and fixed_scores[0] < searched.final,
-               f"Its {fixed.n_rules()} rules beat the search's best program of seed 0 (notebook 04) on the held-out "
-               f"shapes ({searched.test:.3f} with {searched.rules} rules), though not on the training shapes "
-               f"({searched.final:.3f}); the oracle is {ctx.oracle_train:.3f} and {ctx.oracle_test:.3f}."),
+        _holds(
+            fixed_scores[1] > searched.test and fixed_scores[0] < searched.final,
+            f"Its {fixed.n_rules()} rules beat the search's best program of seed 0 (notebook 04) on the held-out "
+            f"shapes ({searched.test:.3f} with {searched.rules} rules), though not on the training shapes "
+            f"({searched.final:.3f}); the oracle is {ctx.oracle_train:.3f} and {ctx.oracle_test:.3f}.",
+        ),
         # demo answers
         f"for seed 0 the final database holds {by_budget[100]} such programs after 100 programs, {by_budget[300]} after "
         f"300 and 500, and {by_budget[1000]} after 1000.",
-        _holds(by_budget[300] == by_budget[500],
-               f"Seed {best_bad[0]} among seeds 0-4; the next ones are seeds {more[1]} and {more[2]}."),
+        _holds(
+            by_budget[300] == by_budget[500],
+            f"Seed {best_bad[0]} among seeds 0-4; the next ones are seeds {more[1]} and {more[2]}.",
+        ),
         f"seed 0's run with the check refused {refused} of its {BUDGET} proposals as a \"bad branch\", each in 0 runs.",
         # Summary
         f"{sum(r.db_bad_branch for r in off)} in the final databases of {len(off)} seeds, "
@@ -224,29 +250,39 @@ def choose(M, N, K):
         f"without the check the program is a \"{on_training['no check, cascade'][0]}\" — "
         f"{on_training['no check, cascade'][1]} kernel runs with the cascade, {on_training['no check, no cascade'][1]} "
         f"without; with the check it is a \"{on_training['check'][0]}\" in {on_training['check'][1]} runs.",
-        _holds(CASCADE_EVERY == 4 and sum(i % CASCADE_EVERY == 0 for i in m2048) == 1,
-               f"happens to contain one of the {len(m2048)} shapes with `M = 2048`"),
+        _holds(
+            CASCADE_EVERY == 4 and sum(i % CASCADE_EVERY == 0 for i in m2048) == 1,
+            f"happens to contain one of the {len(m2048)} shapes with `M = 2048`",
+        ),
         # Exercise 3
         f"of the {sixteen['crashing']} crashing programs, {sixteen['only on the new layers']} crash only on the 405B/8 "
         f"layers. {sixteen['per layer']['405B/8 down']} fail on `405B/8 down` and {sixteen['per layer']['405B/8 qkv']} "
         f"on `405B/8 qkv`, but {sixteen['per layer']['70B/8 o']} fail on `70B/8 o` and "
         f"{sixteen['per layer']['70B/8 down']} on `70B/8 down` — layers of the training set.",
-        _holds(eight["crashing"] == sixteen["crashing"] and eight["only on the new layers"] == 0,
-               f"the count is the same: {eight['crashing']} crashing programs, {eight['per layer']['405B/8 qkv 8kv']} of "
-               f"them on the eight-KV-head layer."),
+        _holds(
+            eight["crashing"] == sixteen["crashing"] and eight["only on the new layers"] == 0,
+            f"the count is the same: {eight['crashing']} crashing programs, {eight['per layer']['405B/8 qkv 8kv']} of "
+            f"them on the eight-KV-head layer.",
+        ),
         # Exercise 4
-        _holds(crash[0].line in untested and solutions.untested_branches(expert, ctx.train) == [],
-               "lines " + ", ".join(map(str, untested[:-1])) + f" and {untested[-1]} — {len(untested)} of its "
-               f"{program.n_rules() + 1} branches ({program.n_rules()} rules and the default) are never run by the "
-               f"evaluator, line {crash[0].line} the bad one."),
+        _holds(
+            crash[0].line in untested and solutions.untested_branches(expert, ctx.train) == [],
+            "lines " + ", ".join(map(str, untested[:-1])) + f" and {untested[-1]} — {len(untested)} of its "
+            f"{program.n_rules() + 1} branches ({program.n_rules()} rules and the default) are never run by the "
+            f"evaluator, line {crash[0].line} the bad one.",
+        ),
         # comparisons without a number of their own (tests/test_comparison_claims.py)
         _holds(all(r.db_bad_branch == 0 for r in on), "so the final database holds none"),
-        _holds(eight["crashing"] == sixteen["crashing"] and eight["only on the new layers"] == 0,
-               "Exercise 3 repeats the count with `N = 2304` and gets the same answer"),
+        _holds(
+            eight["crashing"] == sixteen["crashing"] and eight["only on the new layers"] == 0,
+            "Exercise 3 repeats the count with `N = 2304` and gets the same answer",
+        ),
         _holds(solutions.untested_branches(expert, ctx.train) == [], "The expert has none"),
-        _holds(fixed_scores[1] > searched.test and fixed_scores[1] / fixed_scores[0] > searched.test / searched.final,
-               "Rules that follow the hardware's reasons generalize; rules fitted shape by\nshape to the training set, "
-               "as the search writes them, carry over less"),
+        _holds(
+            fixed_scores[1] > searched.test and fixed_scores[1] / fixed_scores[0] > searched.test / searched.final,
+            "Rules that follow the hardware's reasons generalize; rules fitted shape by\nshape to the training set, "
+            "as the search writes them, carry over less",
+        ),
         # references
         f"model dimension {hidden:,} and FFN dimension {ffn:,}",
         # Glossary

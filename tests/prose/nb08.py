@@ -4,6 +4,7 @@ Only machine-independent numbers: kernel runs, status counts and the cascade's c
 (`ablations.run_one`), which spend exactly the kernel runs the notebook's uncached measurements do. Wall times are never
 quoted.
 """
+
 from __future__ import annotations
 
 from toyhw.evolve import ablations, variants
@@ -41,8 +42,8 @@ PARAMETERS = [
     "seeds 0 and 1, 100 programs",
     "at 1000 programs?",
     "ran dozens of evolution runs of 1000 proposed programs",  # ablations.BUDGET
-    "(the share saved, 1 - full / no_cascade)",               # Exercise 1: the definition of the share
-    "At 1000 programs the full method spends",                # Exercise 1's budget
+    "(the share saved, 1 - full / no_cascade)",  # Exercise 1: the definition of the share
+    "At 1000 programs the full method spends",  # Exercise 1's budget
     "[solutions/08_appendix_cost_and_scale.py](solutions/08_appendix_cost_and_scale.py)",  # the solution file's link
 ]
 
@@ -82,12 +83,16 @@ def quotes() -> list[str]:
         # introduction: the cascade
         f"first runs on every fourth training shape, {stage1} of the {n}; only if its score there is at least "
         f"{CASCADE_RATIO:.0%} of the best first-stage score seen so far does it run on the other {n - stage1}.",
-        _holds(CASCADE_EVERY == 4 and runs[100] == n * (1 + early["ok"]) + stage1 * early["cascade"],
-               f"So a program the first stage stops costs {stage1} kernel runs, one that passes costs {n}, and"),
+        _holds(
+            CASCADE_EVERY == 4 and runs[100] == n * (1 + early["ok"]) + stage1 * early["cascade"],
+            f"So a program the first stage stops costs {stage1} kernel runs, one that passes costs {n}, and",
+        ),
         # Section 1
-        _holds(all(per[a] < per[b] for a, b in zip(budgets, budgets[1:])),
-               f"{per[100]:.1f} per program at 100 programs, {per[2000]:.1f} at 2000 ({runs[100]:,} and "
-               f"{runs[2000]:,} in all)."),
+        _holds(
+            all(per[a] < per[b] for a, b in zip(budgets, budgets[1:])),
+            f"{per[100]:.1f} per program at 100 programs, {per[2000]:.1f} at 2000 ({runs[100]:,} and "
+            f"{runs[2000]:,} in all).",
+        ),
         # Think! 1
         f"of the first 100 proposals that reached the first stage, {pct(early['ok'] / (early['ok'] + early['cascade']))} "
         f"passed ({early['ok']} of {early['ok'] + early['cascade']}); of proposals 1001-2000, "
@@ -97,42 +102,65 @@ def quotes() -> list[str]:
         # Section 2
         f"Each seed adds between {min(steps):,} and {max(steps):,} kernel runs to the three variants' grid "
         f"({seeds_total[-1]:,} for all five seeds)",
-        _holds(cheapest == "fb_roofline" and dearest == "no_cascade",
-               f"the list runs from {by_variant[cheapest]:,} kernel runs for `fb_roofline` to {by_variant[dearest]:,} "
-               f"for `no_cascade`; the full method spends {by_variant['full']:,}."),
+        _holds(
+            cheapest == "fb_roofline" and dearest == "no_cascade",
+            f"the list runs from {by_variant[cheapest]:,} kernel runs for `fb_roofline` to {by_variant[dearest]:,} "
+            f"for `no_cascade`; the full method spends {by_variant['full']:,}.",
+        ),
         # Think! 2
-        _holds(dearest == "no_cascade",
-               f"`no_cascade`, {by_variant['no_cascade']:,} against the full method's {by_variant['full']:,}: without "
-               f"the cascade every program that launches runs on all {n} training shapes."),
-        _holds(by_variant["no_cascade"] == n * (1 + nocas200["ok"]),
-               f"Its {nocas200['ok']} evaluated programs each paid {n} runs, while the full method stopped "
-               f"{full200['cascade']} of its proposals after the first stage at {stage1} runs each."),
+        _holds(
+            dearest == "no_cascade",
+            f"`no_cascade`, {by_variant['no_cascade']:,} against the full method's {by_variant['full']:,}: without "
+            f"the cascade every program that launches runs on all {n} training shapes.",
+        ),
+        _holds(
+            by_variant["no_cascade"] == n * (1 + nocas200["ok"]),
+            f"Its {nocas200['ok']} evaluated programs each paid {n} runs, while the full method stopped "
+            f"{full200['cascade']} of its proposals after the first stage at {stage1} runs each.",
+        ),
         f"the first stage stopped {roof200['cascade']} of its 200 proposals",
         # Section 3 and Think! 3
         f"both settings spent {grid:,} kernel runs on the same {n_grid} runs",
         f"({grid:,} for the {n_grid} runs above)",
         # Summary
-        _holds(all(per[a] < per[b] for a, b in zip(budgets, budgets[1:])),
-               f"({per[100]:.1f} to {per[2000]:.1f} kernel runs per program from 100 to 2000 programs)"),
+        _holds(
+            all(per[a] < per[b] for a, b in zip(budgets, budgets[1:])),
+            f"({per[100]:.1f} to {per[2000]:.1f} kernel runs per program from 100 to 2000 programs)",
+        ),
         # Exercise 1
-        _holds(bool((savings["saved"] > 0).all()),
-               f"the full method spends {savings['full'].min():,}-{savings['full'].max():,} kernel runs per run, "
-               f"`no_cascade` {savings['no_cascade'].min():,}-{savings['no_cascade'].max():,}; the cascade saves "
-               f"{pct(savings['saved'].min())}-{pct(savings['saved'].max())} on every seed."),
+        _holds(
+            bool((savings["saved"] > 0).all()),
+            f"the full method spends {savings['full'].min():,}-{savings['full'].max():,} kernel runs per run, "
+            f"`no_cascade` {savings['no_cascade'].min():,}-{savings['no_cascade'].max():,}; the cascade saves "
+            f"{pct(savings['saved'].min())}-{pct(savings['saved'].max())} on every seed.",
+        ),
         # Exercise 2
-        _holds(agree["identical"],
-               f"the {agree['runs']} runs spend {agree['kernel runs, serial']:,} kernel runs serially and "
-               f"{agree['kernel runs, parallel']:,} on two processes"),
+        _holds(
+            agree["identical"],
+            f"the {agree['runs']} runs spend {agree['kernel runs, serial']:,} kernel runs serially and "
+            f"{agree['kernel runs, parallel']:,} on two processes",
+        ),
         # comparisons without a number of their own (tests/test_comparison_claims.py)
-        _holds(late["ok"] / (late["ok"] + late["cascade"]) > early["ok"] / (early["ok"] + early["cascade"]),
-               "More of them pass late."),
-        _holds(all(per[a] < per[b] for a, b in zip(budgets, budgets[1:])),
-               "A search that is going well spends more on evaluation per proposal, not less."),
-        _holds(cheapest == "fb_roofline" and roof200["cascade"] > full200["cascade"],
-               "its proposals are worse, and worse programs are cheap to reject"),
+        _holds(
+            late["ok"] / (late["ok"] + late["cascade"]) > early["ok"] / (early["ok"] + early["cascade"]),
+            "More of them pass late.",
+        ),
+        _holds(
+            all(per[a] < per[b] for a, b in zip(budgets, budgets[1:])),
+            "A search that is going well spends more on evaluation per proposal, not less.",
+        ),
+        _holds(
+            cheapest == "fb_roofline" and roof200["cascade"] > full200["cascade"],
+            "its proposals are worse, and worse programs are cheap to reject",
+        ),
         _holds(agree["identical"], "The results are identical"),
         # Exercise 1's runs: seeds 0-4 at 1000 programs; over a whole run most proposals pass (not over the first 100)
-        _holds(stage1 / n == 0.25 and all(2 * st["ok"] > sum(st.values()) for st in
-                                           (ablations.run_one("full", seed, 1000).statuses for seed in ablations.SEEDS)),
-               "but most proposals pass the first stage"),
+        _holds(
+            stage1 / n == 0.25
+            and all(
+                2 * st["ok"] > sum(st.values())
+                for st in (ablations.run_one("full", seed, 1000).statuses for seed in ablations.SEEDS)
+            ),
+            "but most proposals pass the first stage",
+        ),
     ]

@@ -1,4 +1,5 @@
 """How the prose modules write a computed value the way the notebooks print it, and assert a claim before quoting it."""
+
 from __future__ import annotations
 
 import sys

@@ -3,6 +3,7 @@
 Why one module: notebook 04 and the lecturer's guide quote the same medians, spreads and budgets; computing them in
 one place means both check their sentences against the same numbers.
 """
+
 from __future__ import annotations
 
 import dataclasses

@@ -8,6 +8,7 @@ listings) — per minute of the slot. A class reads about 100 words a minute whi
 each lecture keeps at least 10% of its minutes free (SLACK) for questions, moving between notebooks and the
 unexpected.
 """
+
 from __future__ import annotations
 
 import functools
@@ -62,7 +63,7 @@ def _parts(number: str) -> tuple[tuple[str, str, bool], ...]:
         lab_only = "lab-only" in cell.metadata.get("tags", [])
         text, at = cell.source, 0
         for m in HEADING.finditer(text):
-            pieces.append((heading, text[at:m.start()], lab_only))
+            pieces.append((heading, text[at : m.start()], lab_only))
             heading, at = _label(m.group(1)), m.start()
         pieces.append((heading, text[at:], lab_only))
     return tuple(pieces)
@@ -130,8 +131,9 @@ def slot_minutes(slot: Slot) -> int:
 def slot_words(slot: Slot) -> int:
     """The words the room reads during the slot (see the module's docstring)."""
     if slot.kind == "section":
-        return sum(count_words(on_screen(text)) for text, lab in _between(slot.notebook, slot.start, slot.stop)
-                   if not lab)
+        return sum(
+            count_words(on_screen(text)) for text, lab in _between(slot.notebook, slot.start, slot.stop) if not lab
+        )
     if slot.kind == "exercise":
         texts = [text for h, text, _ in _parts(slot.notebook) if h == "Exercises"]
         found = re.search(rf"^### Exercise {slot.exercise} · .*?(?=^### |\Z)", "".join(texts), re.S | re.M)
@@ -147,8 +149,9 @@ def question_text(slot: Slot) -> str:
     text = "".join(t for h, t, _ in _parts(slot.notebook))
     think = re.match(r"Think! (\d+)$", slot.question)
     if think:
-        found = re.search(rf"\*\*Think! {think.group(1)}\.\*\*(.*?)<details>\s*<summary>Answer</summary>(.*?)</details>",
-                          text, re.S)
+        found = re.search(
+            rf"\*\*Think! {think.group(1)}\.\*\*(.*?)<details>\s*<summary>Answer</summary>(.*?)</details>", text, re.S
+        )
         if not found:
             raise KeyError(f"notebook {slot.notebook} has no Think! {think.group(1)} with an answer")
         return found.group(1) + found.group(2)

@@ -3,6 +3,7 @@
 A long run (many seeds, a big budget) is legitimate here: on a terminal it draws a progress bar, and Ctrl-C stops it
 with one line (toyhw.cli).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,12 +21,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from toyhw.evolve import variants
 
     options.seeds_and_budget(parser, list(ablations.SEEDS), ablations.BUDGET, "proposed programs per run")
-    parser.add_argument("--variants", type=options.name_list("--variants", "variant", "full,small_llm"),
-                        default=list(variants.LECTURE_VARIANTS),
-                        help="comma-separated variants (default: the seed's nine; known: "
-                             f"{','.join(variants.available())})")
-    parser.add_argument("--workers", type=options.integer("--workers", _check_workers, "2"), default=1,
-                        help="local processes to spread the runs over (default 1: serial; results are identical)")
+    parser.add_argument(
+        "--variants",
+        type=options.name_list("--variants", "variant", "full,small_llm"),
+        default=list(variants.LECTURE_VARIANTS),
+        help=f"comma-separated variants (default: the seed's nine; known: {','.join(variants.available())})",
+    )
+    parser.add_argument(
+        "--workers",
+        type=options.integer("--workers", _check_workers, "2"),
+        default=1,
+        help="local processes to spread the runs over (default 1: serial; results are identical)",
+    )
 
 
 def _check_workers(name: str, workers: int) -> int:
@@ -75,24 +82,38 @@ def render(result: dict) -> str:
     oracle = result["oracle"]["train"]
     marks = [m for m in ablations.MARKS if m <= budget] or [budget]
     heads = [t("ablations.head.programs", programs=m) for m in marks]
-    tail = [(t("ablations.head.end_range"), 15), (t("ablations.head.headroom"), 10), (t("ablations.head.test"), 8),
-            (t("ablations.head.kernel_runs"), 13), (t("ablations.head.rules"), 7)]
+    tail = [
+        (t("ablations.head.end_range"), 15),
+        (t("ablations.head.headroom"), 10),
+        (t("ablations.head.test"), 8),
+        (t("ablations.head.kernel_runs"), 13),
+        (t("ablations.head.rules"), 7),
+    ]
     variant = t("ablations.head.variant")
     first = column_width(15, [variant, *result["variants"]])
     mark_widths = [column_width(11, [h]) for h in heads]
     widths = [column_width(least, [h]) for h, least in tail]
-    header = pad(variant, first) + "".join(pad(h, w, right=True) for h, w in zip(heads, mark_widths)) + \
-        "".join(pad(h, w, right=True) for (h, _), w in zip(tail, widths))
+    header = (
+        pad(variant, first)
+        + "".join(pad(h, w, right=True) for h, w in zip(heads, mark_widths))
+        + "".join(pad(h, w, right=True) for (h, _), w in zip(tail, widths))
+    )
     lines = [t("ablations.caption", seeds=result["seeds"]), header]
     for name, v in result["variants"].items():
         hist = np.array(v["history"])
         final = hist[:, -1]
         share = ablations.headroom_share(float(np.median(final)), oracle)
-        cells = [f"{final.min():.3f}-{final.max():.3f}", f"{share:.0%}", f"{np.median(v['test']):.3f}",
-                 f"{int(np.median(v['bench_runs'])):,}", f"{np.median(v['rules']):.0f}"]
-        lines.append(pad(name, first)
-                     + "".join(pad(f"{np.median(hist[:, m - 1]):.3f}", w, right=True)
-                               for m, w in zip(marks, mark_widths))
-                     + "".join(pad(c, w, right=True) for c, w in zip(cells, widths)))
+        cells = [
+            f"{final.min():.3f}-{final.max():.3f}",
+            f"{share:.0%}",
+            f"{np.median(v['test']):.3f}",
+            f"{int(np.median(v['bench_runs'])):,}",
+            f"{np.median(v['rules']):.0f}",
+        ]
+        lines.append(
+            pad(name, first)
+            + "".join(pad(f"{np.median(hist[:, m - 1]):.3f}", w, right=True) for m, w in zip(marks, mark_widths))
+            + "".join(pad(c, w, right=True) for c, w in zip(cells, widths))
+        )
     lines.append(t("ablations.oracle", train=oracle, test=result["oracle"]["test"]))
     return "\n".join(lines)

@@ -1,4 +1,5 @@
 """`python -m toyhw branches`: seed 003 demo 3, latent unlaunchable branches with and without checking all branches."""
+
 from __future__ import annotations
 
 import argparse
@@ -25,10 +26,16 @@ def run(args: argparse.Namespace) -> dict:
     return {key: [r.as_dict() for r in rows] for key, rows in branch_check.branches(args.seeds, args.budget).items()}
 
 
-HEADS = {"check": N_("branches.head.check"), "seed": N_("branches.head.seed"), "added": N_("branches.head.added"),
-         "added_bad_branch": N_("branches.head.added_bad_branch"), "db_size": N_("branches.head.db_size"),
-         "db_bad_branch": N_("branches.head.db_bad_branch"), "crash_new_shapes": N_("branches.head.crash_new_shapes"),
-         "best_has_bad_branch": N_("branches.head.best_has_bad_branch")}
+HEADS = {
+    "check": N_("branches.head.check"),
+    "seed": N_("branches.head.seed"),
+    "added": N_("branches.head.added"),
+    "added_bad_branch": N_("branches.head.added_bad_branch"),
+    "db_size": N_("branches.head.db_size"),
+    "db_bad_branch": N_("branches.head.db_bad_branch"),
+    "crash_new_shapes": N_("branches.head.crash_new_shapes"),
+    "best_has_bad_branch": N_("branches.head.best_has_bad_branch"),
+}
 """Message id of each column head (the JSON keys stay as they are)."""
 CHECKS = {"checked": N_("branches.checked"), "unchecked": N_("branches.unchecked")}
 

@@ -3,6 +3,7 @@
 Imports only lecture 10's plain-Python modules (no numpy, no GEMM model): the command starts as quickly as the
 lecture's own script.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,13 +22,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the task seed, the number of tasks and the round counts."""
     from toyhw.kernels import study
 
-    parser.add_argument("--seed", type=options.seed("--seed"), default=study.LECTURE_TASK_SEED,
-                        help="task seed, an integer >= 0 (default 230)")
-    parser.add_argument("--tasks", type=options.integer("--tasks", checks.check_tasks, "200"),
-                        default=study.LECTURE_N_TASKS, help=f"number of tasks, 1 to {checks.MAX_TASKS:,} (default 200)")
     parser.add_argument(
-        "--rounds", type=options.int_list("--rounds", checks.check_rounds, checks.MAX_ROUND_COUNTS, "round count",
-                                          "5,10,20,50"),
+        "--seed",
+        type=options.seed("--seed"),
+        default=study.LECTURE_TASK_SEED,
+        help="task seed, an integer >= 0 (default 230)",
+    )
+    parser.add_argument(
+        "--tasks",
+        type=options.integer("--tasks", checks.check_tasks, "200"),
+        default=study.LECTURE_N_TASKS,
+        help=f"number of tasks, 1 to {checks.MAX_TASKS:,} (default 200)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=options.int_list("--rounds", checks.check_rounds, checks.MAX_ROUND_COUNTS, "round count", "5,10,20,50"),
         default=list(study.LECTURE_ROUNDS),
         help=f"comma-separated round counts, each 1 to {checks.MAX_ROUNDS:,} (default 5,10,20,50)",
     )
@@ -78,8 +87,10 @@ def render(result: dict) -> str:
     shot = result["one_shot"]
     lines = [
         t("fastp.one_shot", compile_error=shot["compile_error"], wrong=shot["wrong"], ok=shot["ok"]),
-        t("fastp.one_shot_fast", values=t("list.separator").join(
-            t("fastp.fast_value", p=p, value=f) for p, f in shot["fast"].items())),
+        t(
+            "fastp.one_shot_fast",
+            values=t("list.separator").join(t("fastp.fast_value", p=p, value=f) for p, f in shot["fast"].items()),
+        ),
         "",
         t("fastp.iterative"),
     ]
@@ -90,6 +101,8 @@ def render(result: dict) -> str:
     width = max(map(display_width, [head, *labels.values()])) + 4
     lines.append(pad(head, width) + "".join(pad(t("fastp.rounds_head", rounds=r), 16, right=True) for r in rounds))
     for mode, cells in rows.items():
-        lines.append(pad(labels[mode], width)
-                     + "".join(pad(f"{cells[r]['1.0']:.2f} / {cells[r]['1.5']:.2f}", 16, right=True) for r in rounds))
+        lines.append(
+            pad(labels[mode], width)
+            + "".join(pad(f"{cells[r]['1.0']:.2f} / {cells[r]['1.5']:.2f}", 16, right=True) for r in rounds)
+        )
     return "\n".join(lines)

@@ -3,6 +3,7 @@ lists without repeats, and GEMM shapes; each error names the option, the text gi
 
 They reuse toyhw.checks, so an option refuses exactly what the library call behind it refuses, in the same words.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,8 +35,11 @@ compiled on first use (re caches them), not at import: start-up time matters."""
 
 def _integer(option: str, text: str, example: str) -> int:
     if not re.fullmatch(_INTEGER, text):
-        why = ("an integer of more than 1,000 digits is beyond every limit" if re.fullmatch(r"\s*[+-]?[0-9]+\s*", text)
-               else f"give an integer, e.g. {example}")
+        why = (
+            "an integer of more than 1,000 digits is beyond every limit"
+            if re.fullmatch(r"\s*[+-]?[0-9]+\s*", text)
+            else f"give an integer, e.g. {example}"
+        )
         raise argparse.ArgumentTypeError(f"{option} = {_show(text)} is not allowed; {why}")
     return int(text)
 
@@ -59,8 +63,9 @@ def _items(option: str, text: str, what: str, example: str, max_len: int) -> lis
     """Return the comma-separated items of `text`; refuse none and more than `max_len`."""
     items = [part.strip() for part in text.split(",") if part.strip()]
     if not items:
-        raise argparse.ArgumentTypeError(f"{option} = {_show(text)} is not allowed; give one or more {what}s, e.g. "
-                                         f"{example}")
+        raise argparse.ArgumentTypeError(
+            f"{option} = {_show(text)} is not allowed; give one or more {what}s, e.g. {example}"
+        )
     if len(items) > max_len:
         raise argparse.ArgumentTypeError(f"{option} = {_show(text)} is not allowed; give at most {max_len} {what}s")
     return items
@@ -70,8 +75,9 @@ def _once(option: str, text: str, values: list, what: str) -> list:
     """Return `values`; refuse a repeated one (a median over a repeated run is wrong without looking wrong)."""
     repeated = next((v for i, v in enumerate(values) if v in values[:i]), None)
     if repeated is not None:
-        raise argparse.ArgumentTypeError(f"{option} = {_show(text)} is not allowed; it lists {repeated} twice; give "
-                                         f"each {what} once")
+        raise argparse.ArgumentTypeError(
+            f"{option} = {_show(text)} is not allowed; it lists {repeated} twice; give each {what} once"
+        )
     return values
 
 
@@ -83,13 +89,15 @@ def int_list(option: str, check: Check, max_len: int, what: str, example: str) -
         values = []
         for part in _items(option, text, what, example, max_len):
             if not re.fullmatch(_INTEGER, part):
-                raise argparse.ArgumentTypeError(f"{option} = {_show(text)} is not allowed; give comma-separated "
-                                                 f"integers, e.g. {example}")
+                raise argparse.ArgumentTypeError(
+                    f"{option} = {_show(text)} is not allowed; give comma-separated integers, e.g. {example}"
+                )
             try:
                 values.append(check(option, int(part)))
             except ValueError as err:
-                raise argparse.ArgumentTypeError(f"{option} = {_show(text)} is not allowed; {_show(part)}: "
-                                                 f"{_allowed(err)}") from None
+                raise argparse.ArgumentTypeError(
+                    f"{option} = {_show(text)} is not allowed; {_show(part)}: {_allowed(err)}"
+                ) from None
         return _once(option, text, values, what)
 
     parse.__name__ = option
@@ -109,11 +117,18 @@ def name_list(option: str, what: str, example: str, max_len: int = 100) -> Calla
 
 def seeds_and_budget(parser: argparse.ArgumentParser, seeds: list[int], budget: int, budget_help: str) -> None:
     """Add `--seeds` (distinct seeds, default `seeds`) and `--budget` (proposed programs, default `budget`)."""
-    parser.add_argument("--seeds", type=int_list("--seeds", checks.check_seed, checks.MAX_SEEDS, "seed", "0,1,2"),
-                        default=seeds, help=f"comma-separated distinct seeds, at most {checks.MAX_SEEDS} (default "
-                                            f"{','.join(map(str, seeds))})")
-    parser.add_argument("--budget", type=integer("--budget", checks.check_budget, str(budget)), default=budget,
-                        help=f"{budget_help}, 1 to {checks.MAX_BUDGET:,} (default {budget})")
+    parser.add_argument(
+        "--seeds",
+        type=int_list("--seeds", checks.check_seed, checks.MAX_SEEDS, "seed", "0,1,2"),
+        default=seeds,
+        help=f"comma-separated distinct seeds, at most {checks.MAX_SEEDS} (default {','.join(map(str, seeds))})",
+    )
+    parser.add_argument(
+        "--budget",
+        type=integer("--budget", checks.check_budget, str(budget)),
+        default=budget,
+        help=f"{budget_help}, 1 to {checks.MAX_BUDGET:,} (default {budget})",
+    )
 
 
 def gemm_shape(option: str, max_dim: int) -> Callable[[str], tuple[int, int, int]]:
@@ -123,8 +138,10 @@ def gemm_shape(option: str, max_dim: int) -> Callable[[str], tuple[int, int, int
         found = re.fullmatch(_SHAPE, text) if len(text) <= 100 else None
         values = tuple(int(v) for v in found.groups()) if found else ()
         if len(values) != 3 or not all(1 <= v <= max_dim for v in values):
-            raise argparse.ArgumentTypeError(f"{option} = {_show(text)} is not allowed; give MxNxK with positive "
-                                             f"integers, e.g. 16x4096x4096 (each at most {max_dim:,})")
+            raise argparse.ArgumentTypeError(
+                f"{option} = {_show(text)} is not allowed; give MxNxK with positive "
+                f"integers, e.g. 16x4096x4096 (each at most {max_dim:,})"
+            )
         return values  # type: ignore[return-value]
 
     parse.__name__ = option
@@ -135,8 +152,9 @@ def _num(value: float) -> str:
     return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
 
 
-def bounded(option: str, low: float, high: float, example: str, kind: type = float,
-            low_open: bool = False) -> Callable[[str], float]:
+def bounded(
+    option: str, low: float, high: float, example: str, kind: type = float, low_open: bool = False
+) -> Callable[[str], float]:
     """Return an argparse type for one number (`kind` int or float) in [low, high] ((low, high] with `low_open`)."""
 
     def parse(text: str) -> float:
@@ -147,8 +165,10 @@ def bounded(option: str, low: float, high: float, example: str, kind: type = flo
         below = value <= low if low_open else value < low
         if value != value or below or value > high:  # NaN, inf and out of range alike
             bracket = "(" if low_open else "["
-            raise argparse.ArgumentTypeError(f"{option} = {_show(text)} is not allowed; give a number in "
-                                             f"{bracket}{_num(low)}, {_num(high)}], e.g. {example}")
+            raise argparse.ArgumentTypeError(
+                f"{option} = {_show(text)} is not allowed; give a number in "
+                f"{bracket}{_num(low)}, {_num(high)}], e.g. {example}"
+            )
         return value
 
     parse.__name__ = option

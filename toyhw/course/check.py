@@ -4,6 +4,7 @@ A notebook's check cell is one call, `checks.exercise_2(...)`, whose value Jupyt
 never raise for a student's mistake (a wrong value, a function that raises or returns the wrong type): the verdict
 says what went wrong, so the room's laptops show a sentence, not a traceback.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -46,6 +47,8 @@ def attempt(what: str, work: Callable[[], Any]) -> tuple[Any, Verdict | None]:
     try:
         return work(), None
     except NotImplementedError:
-        return None, failed(f"{what} is still the stub (it raises NotImplementedError): write it, then run this check again.")
+        return None, failed(
+            f"{what} is still the stub (it raises NotImplementedError): write it, then run this check again."
+        )
     except Exception as error:  # a student's code may raise anything; the verdict names it
         return None, failed(f"{what} raised {type(error).__name__}: {error}")

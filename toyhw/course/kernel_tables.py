@@ -1,4 +1,5 @@
 """Lecture 10's results as pandas tables and computed observations, for notebooks 01 and 02."""
+
 from __future__ import annotations
 
 from typing import Sequence
@@ -16,12 +17,18 @@ from toyhw.kernels.study import OneShotReport, Table
 def outcome_frame(report: OneShotReport) -> pd.DataFrame:
     """Return one-shot outcomes: tasks and share per status, failures split by cause."""
     causes = report.cause_counts()
-    rows = [(t("outcome.compile_error"), cause_label("shared_memory_overflow"), causes["shared_memory_overflow"]),
-            (t("outcome.wrong"), cause_label("vector_width_indivisible"), causes["vector_width_indivisible"]),
-            (t("outcome.wrong"), cause_label("illegal_fusion"), causes["illegal_fusion"]),
-            (t("outcome.correct"), "-", sum(k.feedback.ok for k in report.kernels))]
-    status, cause, count, share = t("outcome.head.status"), t("outcome.head.cause"), t("outcome.head.tasks"), t(
-        "outcome.head.share")
+    rows = [
+        (t("outcome.compile_error"), cause_label("shared_memory_overflow"), causes["shared_memory_overflow"]),
+        (t("outcome.wrong"), cause_label("vector_width_indivisible"), causes["vector_width_indivisible"]),
+        (t("outcome.wrong"), cause_label("illegal_fusion"), causes["illegal_fusion"]),
+        (t("outcome.correct"), "-", sum(k.feedback.ok for k in report.kernels)),
+    ]
+    status, cause, count, share = (
+        t("outcome.head.status"),
+        t("outcome.head.cause"),
+        t("outcome.head.tasks"),
+        t("outcome.head.share"),
+    )
     frame = pd.DataFrame(rows, columns=[status, cause, count])
     frame[share] = (frame[count] / report.n_tasks).map("{:.1%}".format)
     return frame
@@ -49,12 +56,14 @@ def risky_choice_frame(report: OneShotReport) -> pd.DataFrame:
     first = report.cause_counts()
     rows = []
     for cause in RISKY_CHOICES:
-        rows.append({
-            t("risky.head.choice"): t(RISKY_CHOICES[cause]),
-            t("risky.head.first"): first[cause],
-            t("risky.head.broken"): sum(cause in b for b in broken),
-            t("risky.head.alone"): sum(b == (cause,) for b in broken),
-        })
+        rows.append(
+            {
+                t("risky.head.choice"): t(RISKY_CHOICES[cause]),
+                t("risky.head.first"): first[cause],
+                t("risky.head.broken"): sum(cause in b for b in broken),
+                t("risky.head.alone"): sum(b == (cause,) for b in broken),
+            }
+        )
     return pd.DataFrame(rows).set_index(t("risky.head.choice"))
 
 
@@ -71,8 +80,15 @@ def one_shot_observations(report: OneShotReport) -> list[str]:
     fast = report.fast((0.0, 1.0))
     slower = round((fast[0.0] - fast[1.0]) * report.n_tasks)
     notes = [
-        t("one_shot.note.fail", failed=1 - shares["ok"], compile_error=shares["compile_error"], wrong=shares["wrong"],
-          cause=cause_label(top), count=causes[top], tasks=report.n_tasks),
+        t(
+            "one_shot.note.fail",
+            failed=1 - shares["ok"],
+            compile_error=shares["compile_error"],
+            wrong=shares["wrong"],
+            cause=cause_label(top),
+            count=causes[top],
+            tasks=report.n_tasks,
+        ),
         t("one_shot.note.correct", fast0=fast[0.0], fast1=fast[1.0], slower=slower),
     ]
     return notes
@@ -83,21 +99,27 @@ def feedback_frame(table: Table, ps: Sequence[float] = study.LECTURE_PS) -> pd.D
     ps = study.check_ps(ps)
     rounds = study.check_table(table, ps)
     return pd.DataFrame(
-        {t("fastp.rounds_head", rounds=r): {mode_label(mode): " / ".join(f"{row[r][p]:.2f}" for p in ps)
-                                            for mode, row in table.items()}
-         for r in rounds}
+        {
+            t("fastp.rounds_head", rounds=r): {
+                mode_label(mode): " / ".join(f"{row[r][p]:.2f}" for p in ps) for mode, row in table.items()
+            }
+            for r in rounds
+        }
     ).rename_axis(t("feedback.axis", low=f"fast_{ps[0]:g}", high=f"fast_{ps[-1]:g}"))
 
 
 def kernelbench_one_shot_frame() -> pd.DataFrame:
     """Return KernelBench's one-shot fast_1 over PyTorch Eager (%) per model and level (arXiv 2502.10517v1, Figure 2)."""
-    rows = {str(r["model"]): {t("kernelbench.level", level=c[-1]): r[c] for c in data.KERNELBENCH_LEVELS}
-            for r in data.kernelbench_one_shot_rows()}
+    rows = {
+        str(r["model"]): {t("kernelbench.level", level=c[-1]): r[c] for c in data.KERNELBENCH_LEVELS}
+        for r in data.kernelbench_one_shot_rows()
+    }
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis(t("kernelbench.one_shot_axis")).astype("Int64")
 
 
-def kernelbench_frame(rounds: int = 10, task_seed: int = study.LECTURE_TASK_SEED,
-                      n_tasks: int = study.LECTURE_N_TASKS) -> pd.DataFrame:
+def kernelbench_frame(
+    rounds: int = 10, task_seed: int = study.LECTURE_TASK_SEED, n_tasks: int = study.LECTURE_N_TASKS
+) -> pd.DataFrame:
     """Return KernelBench's Table 1 (Level 2, fast_1 %, 10 calls) next to the toy's fast_1 for the matching mode."""
     rows = []
     for paper in data.kernelbench_rows():
@@ -106,14 +128,16 @@ def kernelbench_frame(rounds: int = 10, task_seed: int = study.LECTURE_TASK_SEED
             toy = study.one_shot(task_seed, n_tasks).fast((1.0,))[1.0]
         else:
             toy = study.feedback_table(task_seed, n_tasks, [mode], [rounds], [1.0])[mode][rounds][1.0]
-        rows.append({
-            t("kernelbench.method"): paper["method"],
-            "Llama-3.1-70B": paper["llama_3_1_70b"],
-            "DeepSeek-V3": paper["deepseek_v3"],
-            "DeepSeek-R1": paper["deepseek_r1"],
-            t("kernelbench.toy_mode", rounds=rounds): mode,
-            t("kernelbench.toy_fast"): round(100 * toy, 1),
-        })
+        rows.append(
+            {
+                t("kernelbench.method"): paper["method"],
+                "Llama-3.1-70B": paper["llama_3_1_70b"],
+                "DeepSeek-V3": paper["deepseek_v3"],
+                "DeepSeek-R1": paper["deepseek_r1"],
+                t("kernelbench.toy_mode", rounds=rounds): mode,
+                t("kernelbench.toy_fast"): round(100 * toy, 1),
+            }
+        )
     counts = {"Llama-3.1-70B": "Int64", "DeepSeek-V3": "Int64", "DeepSeek-R1": "Int64"}
     return pd.DataFrame(rows).set_index(t("kernelbench.method")).astype(counts)
 
@@ -152,8 +176,15 @@ def observations(table: dict[str, dict[int, dict[float, float]]], ps: Sequence[f
         if worse:
             scalar = ", ".join(f"{table['scalar'][r][lo]:.2f}" for r in worse)
             resample = ", ".join(f"{table['resample'][r][lo]:.2f}" for r in worse)
-            notes.append(t("feedback.note.scalar_worse", rounds=sep.join(map(str, worse)), low=low, scalar=scalar,
-                           resample=resample))
+            notes.append(
+                t(
+                    "feedback.note.scalar_worse",
+                    rounds=sep.join(map(str, worse)),
+                    low=low,
+                    scalar=scalar,
+                    resample=resample,
+                )
+            )
         else:
             notes.append(t("feedback.note.scalar_never_worse", low=low))
     if {"explain", "scalar", "resample"} <= table.keys():
@@ -168,12 +199,27 @@ def observations(table: dict[str, dict[int, dict[float, float]]], ps: Sequence[f
         if early:
             notes.append(t("feedback.note.suggest_early", low=low, rounds=sep.join(map(str, early))))
         if late:
-            notes.append(t("feedback.note.suggest_late", high=high, rounds=sep.join(map(str, late)), last=late[-1],
-                           suggest=table["suggest"][late[-1]][hi], explain=table["explain"][late[-1]][hi]))
+            notes.append(
+                t(
+                    "feedback.note.suggest_late",
+                    high=high,
+                    rounds=sep.join(map(str, late)),
+                    last=late[-1],
+                    suggest=table["suggest"][late[-1]][hi],
+                    explain=table["explain"][late[-1]][hi],
+                )
+            )
     last = rounds[-1]
     # The drop is taken between the cells as the table prints them (two decimals), so a reader who subtracts the
     # printed cells gets the printed drop (0.97 - 0.46 = 0.51, not the 0.515 -> 0.52 of the unrounded values).
     drops = {mode: round(row[last][lo], 2) - round(row[last][hi], 2) for mode, row in table.items()}
-    notes.append(t("feedback.note.higher_bar", low=low, high=high, last=last, drops=sep.join(
-        t("feedback.note.drop", drop=d, mode=mode_label(m)) for m, d in drops.items())))
+    notes.append(
+        t(
+            "feedback.note.higher_bar",
+            low=low,
+            high=high,
+            last=last,
+            drops=sep.join(t("feedback.note.drop", drop=d, mode=mode_label(m)) for m, d in drops.items()),
+        )
+    )
     return notes

@@ -1,5 +1,6 @@
 """Inside the loop as tables: the target-shape draw, what the edits do, the prompt's parts and one run proposal by
 proposal (notebook 05)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,10 +22,17 @@ def target_frame(feedback, top: int = 8) -> pd.DataFrame:
 
     worst3 = np.zeros(n)
     worst3[np.argsort(vs_best, kind="stable")[:3]] = 1 / 3
-    frame = pd.DataFrame({"shape": [s.label() for s in feedback.shapes], "vs_best": vs_best,
-                          "vs_roofline": vs_roofline, "weighted vs_best": target_shares(vs_best),
-                          "weighted vs_roofline": target_shares(vs_roofline), "uniform": np.full(n, 1 / n),
-                          "worst 3": worst3}).set_index("shape")
+    frame = pd.DataFrame(
+        {
+            "shape": [s.label() for s in feedback.shapes],
+            "vs_best": vs_best,
+            "vs_roofline": vs_roofline,
+            "weighted vs_best": target_shares(vs_best),
+            "weighted vs_roofline": target_shares(vs_roofline),
+            "uniform": np.full(n, 1 / n),
+            "worst 3": worst3,
+        }
+    ).set_index("shape")
     return frame.sort_values("weighted vs_best", ascending=False, kind="stable").head(top).round(3)
 
 
@@ -50,13 +58,18 @@ def proposal_frame(llm, parent, inspirations, feedback, evaluator, n: int = 2000
         proposal = llm(parent, inspirations, feedback, rng)
         shape = feedback.shapes[target]
         old, new = choose(parent.program, shape), choose(proposal.program, shape)
-        rows.append({"target": shape.label(), "operator": proposal.operator,
-                     "faster config known": feedback.best_configs[target] != old,
-                     "adopted": "fastest config seen" in proposal.description,
-                     "fields changed": sum(getattr(old, f) != getattr(new, f) for f in FIELDS),
-                     "can launch": not evaluator.has_bad_branch(proposal.program),
-                     "faster there": bool(evaluator.table.time(new, shape) < evaluator.table.time(old, shape)),
-                     "description": proposal.description})
+        rows.append(
+            {
+                "target": shape.label(),
+                "operator": proposal.operator,
+                "faster config known": feedback.best_configs[target] != old,
+                "adopted": "fastest config seen" in proposal.description,
+                "fields changed": sum(getattr(old, f) != getattr(new, f) for f in FIELDS),
+                "can launch": not evaluator.has_bad_branch(proposal.program),
+                "faster there": bool(evaluator.table.time(new, shape) < evaluator.table.time(old, shape)),
+                "description": proposal.description,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -68,8 +81,15 @@ def prompt_frame(views) -> pd.DataFrame:
     rows = []
     for view in views:
         parts = dict(view.prompt.parts)
-        rows.append({"variant": view.variant, **{name: len(parts.get(name, "")) for name in PART_NAMES},
-                     "characters": view.chars, "tokens (est.)": view.tokens, "the mock's change": view.description})
+        rows.append(
+            {
+                "variant": view.variant,
+                **{name: len(parts.get(name, "")) for name in PART_NAMES},
+                "characters": view.chars,
+                "tokens (est.)": view.tokens,
+                "the mock's change": view.description,
+            }
+        )
     return pd.DataFrame(rows).set_index("variant")
 
 
@@ -81,10 +101,23 @@ def trace_frame(trace) -> pd.DataFrame:
     stage 1 and bar (the cascade's score and the score it had to reach; empty when not run), description.
     """
     train = ablations.context().train
-    rows = [{"step": s.step, "island": s.island, "parent": s.parent_id, "target": train[s.target].label(),
-             "operator": s.operator, "status": s.status, "score": s.score,
-             "beat its parent": s.score is not None and s.score > s.parent_score,
-             "could adopt": s.best_differs and s.operator != "borrow",
-             "adopted": "fastest config seen" in s.description, "kernel runs": s.runs, "stage 1": s.stage1,
-             "bar": s.bar, "description": s.description} for s in trace.steps]
+    rows = [
+        {
+            "step": s.step,
+            "island": s.island,
+            "parent": s.parent_id,
+            "target": train[s.target].label(),
+            "operator": s.operator,
+            "status": s.status,
+            "score": s.score,
+            "beat its parent": s.score is not None and s.score > s.parent_score,
+            "could adopt": s.best_differs and s.operator != "borrow",
+            "adopted": "fastest config seen" in s.description,
+            "kernel runs": s.runs,
+            "stage 1": s.stage1,
+            "bar": s.bar,
+            "description": s.description,
+        }
+        for s in trace.steps
+    ]
     return pd.DataFrame(rows).set_index("step")

@@ -4,6 +4,7 @@ How: the run of `ablations.run_one` is replayed up to step k with an observer th
 what the mock read (parent, inspirations, feedback) and what it proposed. The prompt is rendered from exactly those
 (toyhw.evolve.bridge.prompt), so it says what the mock knew at that step.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -56,12 +57,19 @@ class PromptView:
     child_score: float
 
 
-def record_step(step: int, evaluator: Evaluator, seed: int = 0, llm: Optional[ProposalStep] = None,
-                config: EvolveConfig = DEFAULT) -> StepRecord:
+def record_step(
+    step: int, evaluator: Evaluator, seed: int = 0, llm: Optional[ProposalStep] = None, config: EvolveConfig = DEFAULT
+) -> StepRecord:
     """Return what the loop did at proposal `step` of a run (the run cut at `step`; the same arguments, the same run)."""
     seen: list[StepRecord] = []
-    evolve(evaluator, step, seed=seed, llm=llm, config=config,
-           observer=lambda s: seen.append(s) if s.step == step else None)
+    evolve(
+        evaluator,
+        step,
+        seed=seed,
+        llm=llm,
+        config=config,
+        observer=lambda s: seen.append(s) if s.step == step else None,
+    )
     return seen[0]
 
 
@@ -82,9 +90,23 @@ def prompt_at(variant: str = "full", seed: int = 0, step: int = 100, answer: str
     parent, inspirations, feedback, proposal = seen.parent, seen.inspirations, seen.feedback, seen.proposal
     prompt = render_prompt(parent, inspirations, feedback, settings, ctx.table.gpu)
     parent_source, child_source = render(parent.program), render(proposal.program)
-    diff = "".join(difflib.unified_diff(parent_source.splitlines(True), child_source.splitlines(True), "parent",
-                                        "child"))
+    diff = "".join(
+        difflib.unified_diff(parent_source.splitlines(True), child_source.splitlines(True), "parent", "child")
+    )
     body = as_diff(parent_source, child_source) if answer == "diff" else f"```python\n{child_source}```"
-    return PromptView(variant, seed, step, prompt, prompt.chars(), prompt.tokens(), parent.score,
-                      proposal.description, proposal.operator, parent_source, child_source, diff,
-                      f"{proposal.description}\n{body}", geomean_speedup(proposal.program, ctx.train, ctx.table))
+    return PromptView(
+        variant,
+        seed,
+        step,
+        prompt,
+        prompt.chars(),
+        prompt.tokens(),
+        parent.score,
+        proposal.description,
+        proposal.operator,
+        parent_source,
+        child_source,
+        diff,
+        f"{proposal.description}\n{body}",
+        geomean_speedup(proposal.program, ctx.train, ctx.table),
+    )

@@ -1,4 +1,5 @@
 """Inside one run: every proposal, its target shape, edit and verdict, and what the cascade did (notebook 05)."""
+
 from __future__ import annotations
 
 import math
@@ -88,9 +89,25 @@ def trace(variant: str = "full", seed: int = 0, budget: int = 200) -> Trace:
         target = peek_target(spec.llm, s.feedback, s.rng)
         differs = s.feedback.best_configs[target] != choose(s.parent.program, s.feedback.shapes[target])
         proposal, outcome = s.proposal, s.outcome
-        steps.append(Proposed(s.step, s.island, s.parent.id, s.parent.score, target, bool(differs), proposal.operator,
-                              proposal.description, proposal.program, outcome.status, outcome.score, outcome.runs,
-                              outcome.stage1, outcome.bar, float(s.feedback.vs_best[target])))
+        steps.append(
+            Proposed(
+                s.step,
+                s.island,
+                s.parent.id,
+                s.parent.score,
+                target,
+                bool(differs),
+                proposal.operator,
+                proposal.description,
+                proposal.program,
+                outcome.status,
+                outcome.score,
+                outcome.runs,
+                outcome.stage1,
+                outcome.bar,
+                float(s.feedback.vs_best[target]),
+            )
+        )
 
     out = evolve(Evaluator(ctx.train, ctx.table), budget, seed=seed, llm=spec.llm, config=spec.config, observer=note)
     return Trace(variant, seed, budget, tuple(steps), out)

@@ -4,6 +4,7 @@ Two costs are reported: wall time, which depends on the machine and its load, an
 evaluator timed a config on a shape), which is the simulation's own deterministic cost measure — the analogue of the
 GPU hours a real AlphaEvolve spends. Runs here bypass the in-process caches, so every point is really computed.
 """
+
 from __future__ import annotations
 
 import concurrent.futures

@@ -1,4 +1,5 @@
 """Old path of toyhw.evolve.experiments.ablations, kept for notebooks and scripts: this name is that module."""
+
 import sys
 
 from toyhw.evolve.experiments import ablations as _module

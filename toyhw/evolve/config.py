@@ -3,6 +3,7 @@
 A variant of the method is a config made with `dataclasses.replace(EvolveConfig(), n_islands=1)`; the LLM is not a
 setting but an argument of `evolve`, because a real model or a replay replaces it without changing the method.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -45,8 +46,11 @@ class EvolveConfig:
                 raise ValueError(f"{name} = {getattr(self, name)!r} is not allowed; it must be True or False")
         if self.cascade is not None and not isinstance(self.cascade, bool):
             raise ValueError(f"cascade = {self.cascade!r} is not allowed; it must be True, False or None")
-        if not isinstance(self.cascade_ratio, (int, float)) or isinstance(self.cascade_ratio, bool) \
-                or not 0 < self.cascade_ratio <= 1:
+        if (
+            not isinstance(self.cascade_ratio, (int, float))
+            or isinstance(self.cascade_ratio, bool)
+            or not 0 < self.cascade_ratio <= 1
+        ):
             raise ValueError(f"cascade_ratio = {self.cascade_ratio!r} is not allowed; it must be a number in (0, 1]")
 
 

@@ -4,6 +4,7 @@ Why islands: populations that evolve apart keep the search diverse (FunSearch us
 combines islands with MAP-Elites); migration lets a good idea spread. The total capacity is split over the islands, so
 "one island" compares the same population size organised differently.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -52,8 +53,9 @@ def _rank(entry: Entry) -> tuple[float, int]:
 class Database:
     """Islands of entries; `capacity` programs in all, split evenly; migration along a ring."""
 
-    def __init__(self, initial: Entry, n_islands: int = 4, capacity: int = 100, migrate_every: int = 50,
-                 tournament: int = 3) -> None:
+    def __init__(
+        self, initial: Entry, n_islands: int = 4, capacity: int = 100, migrate_every: int = 50, tournament: int = 3
+    ) -> None:
         if n_islands < 1:
             raise ValueError(f"n_islands = {n_islands} is not allowed; it must be >= 1")
         self.islands: list[list[Entry]] = [[initial] for _ in range(n_islands)]
@@ -80,8 +82,7 @@ class Database:
         """Return the highest-scoring entry (the earliest on ties)."""
         return max(self.entries(), key=lambda e: (e.score, -e.id))
 
-    def sample(self, island: int, rng: random.Random,
-               n_inspirations: int = 3) -> tuple[Entry, tuple[Entry, ...]]:
+    def sample(self, island: int, rng: random.Random, n_inspirations: int = 3) -> tuple[Entry, tuple[Entry, ...]]:
         """Return (parent, inspirations): a tournament winner of `island`, its best others and another
         island's best."""
         pop = self.islands[island]

@@ -9,6 +9,7 @@ heuristic the same way, on half of the shapes, the other half held out). Options
 It counts kernel runs (`kernel_runs`, the cost of the search) and keeps the best time and config ever seen per shape,
 which is what per-shape feedback (`vs_best`) is made of: it costs nothing beyond measurements already made.
 """
+
 from __future__ import annotations
 
 import math
@@ -80,6 +81,8 @@ class ShapeFeedback:
 
 _INVALID = EvalResult(None, None, "invalid", 0)
 _CONFIG = attrgetter("config")
+
+
 def _geomean_ratio(base: np.ndarray, times: np.ndarray) -> float:
     return _geomean_from_logs(libm.log(base), libm.log(times))
 
@@ -97,9 +100,16 @@ def _log_ratio_sum(log_base: np.ndarray, log_times: np.ndarray) -> float:
 class Evaluator:
     """Scores programs on the training shapes; counts kernel runs; remembers the best time and config per shape."""
 
-    def __init__(self, train_shapes: Sequence[Shape], table, check_all_branches: bool = True, cascade: bool = True,
-                 expert: Optional[Program] = None, cascade_every: int = CASCADE_EVERY,
-                 cascade_ratio: float = CASCADE_RATIO) -> None:
+    def __init__(
+        self,
+        train_shapes: Sequence[Shape],
+        table,
+        check_all_branches: bool = True,
+        cascade: bool = True,
+        expert: Optional[Program] = None,
+        cascade_every: int = CASCADE_EVERY,
+        cascade_ratio: float = CASCADE_RATIO,
+    ) -> None:
         if isinstance(train_shapes, Sequence) and not train_shapes:
             raise ValueError("train_shapes is empty; the evaluator needs at least one shape")
         _check_shapes(train_shapes)
@@ -140,8 +150,12 @@ class Evaluator:
         if (config.cascade_every, config.cascade_ratio) != (self.cascade_every, self.cascade_ratio):
             self._set_stage1(config.cascade_every, config.cascade_ratio)
 
-    def feedback(self, times: np.ndarray, mix: Optional[Mapping[str, float]] = None,
-                 best_configs: Optional[Sequence[gemm_config.GemmConfig]] = None) -> Feedback:
+    def feedback(
+        self,
+        times: np.ndarray,
+        mix: Optional[Mapping[str, float]] = None,
+        best_configs: Optional[Sequence[gemm_config.GemmConfig]] = None,
+    ) -> Feedback:
         """Return the prompt's feedback on a program with per-shape `times` (a parent's): its share of the roofline
         and of the best time seen on every training shape, the best configs seen, and the edit kinds' `mix`.
 
@@ -209,8 +223,9 @@ class Evaluator:
             return EvalResult(None, None, "crash", self.kernel_runs - before, stage1_score, bar)
         return EvalResult(math.exp(total / len(times)), times, "ok", self.kernel_runs - before, stage1_score, bar)
 
-    def _cascade_stage1(self, idx: np.ndarray, times: np.ndarray,
-                        logs: np.ndarray) -> tuple[Optional[str], float, float]:
+    def _cascade_stage1(
+        self, idx: np.ndarray, times: np.ndarray, logs: np.ndarray
+    ) -> tuple[Optional[str], float, float]:
         """Run the cascade's stage 1 (every shape's config column `idx`, times and log times given).
 
         Return (None if the program goes on to stage 2, else "crash" or "cascade"; its stage-1 score; the bar
@@ -234,8 +249,17 @@ class Evaluator:
         best = np.minimum(self.best_time, times)
         best_idx = np.where(times <= self.best_time, idx, self.best_index)
         configs = self.table.configs
-        return [ShapeFeedback(s, configs[idx[i]], float(times[i]), float(self.roofline[i] / times[i]),
-                         float(best[i] / times[i]), configs[best_idx[i]]) for i, s in enumerate(self.shapes)]
+        return [
+            ShapeFeedback(
+                s,
+                configs[idx[i]],
+                float(times[i]),
+                float(self.roofline[i] / times[i]),
+                float(best[i] / times[i]),
+                configs[best_idx[i]],
+            )
+            for i, s in enumerate(self.shapes)
+        ]
 
 
 def _check_shapes(shapes: Sequence[Shape]) -> None:

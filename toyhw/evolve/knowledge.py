@@ -5,6 +5,7 @@ gives too few blocks to fill the SMs or K is deep, big tiles with more warps and
 from the regime's usual values independently, so it sometimes writes a config that cannot launch (too much shared
 memory, too many registers, too many warps for the tile) - an imperfect model, like a real LLM's suggestions.
 """
+
 from __future__ import annotations
 
 import math
@@ -71,14 +72,16 @@ def as_text() -> str:
     Why here: the prompt (toyhw.evolve.bridge.prompt) must say what the mock knows, no more and no less; written beside
     `suggest`, a change to one is in view of the other.
     """
-    return "\n".join([
-        "- decode (M <= 16): block_m 16 (sometimes 32); block_n 32-64 for N <= 2048, 64-256 above; block_k 64-256; "
-        "2 warps (or 4); 3-5 stages.",
-        "- mid (16 < M <= 512): block_m 32-128 but at most max(32, 2*M); block_n 64-128 (up to 256 for N > 2048); "
-        "block_k 32-128; 4 or 8 warps; 3-5 stages.",
-        "- prefill (M > 512): big tiles (128x128, 128x256, 256x128, 256x256); block_k 32-64; 8 warps (or 4); "
-        "3-4 stages (5 rarely); no split-K.",
-        "- split-K (2, 4 or 8) helps decode and mid shapes when ceil(M/block_m) * ceil(N/block_n) blocks are fewer "
-        f"than half the {SMS} SMs (one wave = {SMS} blocks) or K is deep (K >= 8192).",
-        "- padding: a tile taller than M computes rows that are thrown away.",
-    ])
+    return "\n".join(
+        [
+            "- decode (M <= 16): block_m 16 (sometimes 32); block_n 32-64 for N <= 2048, 64-256 above; block_k 64-256; "
+            "2 warps (or 4); 3-5 stages.",
+            "- mid (16 < M <= 512): block_m 32-128 but at most max(32, 2*M); block_n 64-128 (up to 256 for N > 2048); "
+            "block_k 32-128; 4 or 8 warps; 3-5 stages.",
+            "- prefill (M > 512): big tiles (128x128, 128x256, 256x128, 256x256); block_k 32-64; 8 warps (or 4); "
+            "3-4 stages (5 rarely); no split-K.",
+            "- split-K (2, 4 or 8) helps decode and mid shapes when ceil(M/block_m) * ceil(N/block_n) blocks are fewer "
+            f"than half the {SMS} SMs (one wave = {SMS} blocks) or K is deep (K >= 8192).",
+            "- padding: a tile taller than M computes rows that are thrown away.",
+        ]
+    )

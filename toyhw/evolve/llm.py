@@ -17,6 +17,7 @@ database entries with `.program` and `.times`). The mock models what matters for
 
 Each proposal carries a one-line description, like an LLM's explanation of its diff.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -40,8 +41,34 @@ FEEDBACK_KEYS = ("best", "roofline", None)
 FOCUS = ("weighted", "worst3")
 TARGET_FLOOR = 0.05
 """The weight of a shape with nothing left to gain (ratio 1), so that every shape can still be drawn."""
-THRESHOLDS = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096,
-              6144, 8192, 12288, 16384)
+THRESHOLDS = (
+    1,
+    2,
+    4,
+    8,
+    12,
+    16,
+    24,
+    32,
+    48,
+    64,
+    96,
+    128,
+    192,
+    256,
+    384,
+    512,
+    768,
+    1024,
+    1536,
+    2048,
+    3072,
+    4096,
+    6144,
+    8192,
+    12288,
+    16384,
+)
 """Round M thresholds an engineer (or an LLM) writes in conditions."""
 
 
@@ -65,8 +92,13 @@ class Feedback:
 
     def frozen(self) -> "Feedback":
         """Return a copy that no later step of the run changes (the loop's best-config view and arrays move on)."""
-        return Feedback(self.shapes, self.vs_roofline.copy(), self.vs_best.copy(), tuple(self.best_configs),
-                        dict(self.mix) if self.mix is not None else None)
+        return Feedback(
+            self.shapes,
+            self.vs_roofline.copy(),
+            self.vs_best.copy(),
+            tuple(self.best_configs),
+            dict(self.mix) if self.mix is not None else None,
+        )
 
 
 @dataclass(frozen=True)
@@ -123,8 +155,9 @@ def target_shares(ratio) -> np.ndarray:
     return weights / weights.sum()
 
 
-def edit_weights(mix: Optional[Mapping[str, float]], knowledge: bool, new_rules: bool,
-                 can_borrow: bool) -> dict[str, float]:
+def edit_weights(
+    mix: Optional[Mapping[str, float]], knowledge: bool, new_rules: bool, can_borrow: bool
+) -> dict[str, float]:
     """Return the weight of each edit kind the mock may pick (in OPERATORS order; `mix` None = FIXED_MIX).
 
     Without new rules only a retune is left; without knowledge no guessed config (only retune and specialize);
@@ -206,8 +239,9 @@ class MockLLM:
         return rng.choices(list(weights), weights=list(weights.values()))[0]
 
     # ----- what config to write for a shape
-    def _directed(self, shape: Shape, current: GemmConfig, best: GemmConfig,
-                  rng: random.Random) -> tuple[GemmConfig, str]:
+    def _directed(
+        self, shape: Shape, current: GemmConfig, best: GemmConfig, rng: random.Random
+    ) -> tuple[GemmConfig, str]:
         if not self.knowledge:
             field = rng.choice(tuple(FIELDS))
             values = FIELDS[field]
@@ -240,29 +274,36 @@ class MockLLM:
         return _round_below(m) + 1, _round_above(m)
 
     # ----- the proposal step
-    def __call__(self, parent: ProgramWithTimes, inspirations: Sequence[ProgramWithTimes], feedback: Feedback,
-                 rng: random.Random) -> Proposal:
+    def __call__(
+        self, parent: ProgramWithTimes, inspirations: Sequence[ProgramWithTimes], feedback: Feedback, rng: random.Random
+    ) -> Proposal:
         """Return a child of `parent.program` aimed at one training shape, with a one-line description."""
         t = self.target(feedback, rng)
         shape = feedback.shapes[t]
         program = parent.program
         f = firing_rule(program, shape.M, shape.N, shape.K)
         current = program.rules[f].config if f < len(program.rules) else program.default
-        donors = [e for e in inspirations if e.times is not None and e.times[t] < parent.times[t]] \
-            if self.use_inspirations and self.new_rules else []
+        donors = (
+            [e for e in inspirations if e.times is not None and e.times[t] < parent.times[t]]
+            if self.use_inspirations and self.new_rules
+            else []
+        )
         op = self._operator(feedback, rng, bool(donors))
         where = f"for {shape.label()}"
         if op == "borrow":
             donor = donors[rng.randrange(len(donors))]
             d = firing_rule(donor.program, shape.M, shape.N, shape.K)
-            rule = donor.program.rules[d] if d < len(donor.program.rules) else \
-                Rule(donor.program.default, m_min=shape.M, m_max=shape.M)
+            rule = (
+                donor.program.rules[d]
+                if d < len(donor.program.rules)
+                else Rule(donor.program.default, m_min=shape.M, m_max=shape.M)
+            )
             child = Program(program.rules[:f] + (rule,) + program.rules[f:], program.default)
             return Proposal(child, f"borrow `if {rule.condition()}` from an inspiration ({where})", op)
         config, why = self._directed(shape, current, feedback.best_configs[t], rng)
         if op == "retune" or config == current and op != "generalize":
             if f < len(program.rules):
-                rules = program.rules[:f] + (program.rules[f].with_config(config),) + program.rules[f + 1:]
+                rules = program.rules[:f] + (program.rules[f].with_config(config),) + program.rules[f + 1 :]
                 child = Program(rules, program.default)
                 return Proposal(child, f"rule `if {program.rules[f].condition()}`: {why} ({where})", "retune")
             return Proposal(Program(program.rules, config), f"default: {why} ({where})", "retune")
@@ -272,8 +313,9 @@ class MockLLM:
             return Proposal(child, f"new rule `if {rule.condition()}`: {why} ({where})", op)
         return self._generalize(program, f, shape, config, why, rng)
 
-    def _generalize(self, program: Program, f: int, shape: Shape, config: GemmConfig, why: str,
-                    rng: random.Random) -> Proposal:
+    def _generalize(
+        self, program: Program, f: int, shape: Shape, config: GemmConfig, why: str, rng: random.Random
+    ) -> Proposal:
         """Add a rule for the target and one for a neighbouring M range with a guessed config (never tested there)."""
         m = shape.M
         conditions = self._conditions(shape, rng, None, None)
@@ -289,15 +331,21 @@ class MockLLM:
             else:
                 mine, other = (m, None), (_round_below(m), m - 1) if m > 1 else (m + 1, _round_above(m))
         if f < len(program.rules):  # stay inside the M range of the rule that decides the target now
-            mine, other = _clip(mine, program.rules[f].m_min, program.rules[f].m_max), \
-                _clip(other, program.rules[f].m_min, program.rules[f].m_max)
-        first = Rule(config, **{**conditions, "m_min": mine[0], "m_max": mine[1]}) if mine != (None, None) \
-            or len(conditions) > 2 else None
+            mine, other = (
+                _clip(mine, program.rules[f].m_min, program.rules[f].m_max),
+                _clip(other, program.rules[f].m_min, program.rules[f].m_max),
+            )
+        first = (
+            Rule(config, **{**conditions, "m_min": mine[0], "m_max": mine[1]})
+            if mine != (None, None) or len(conditions) > 2
+            else None
+        )
         if first is None:
             return Proposal(Program(program.rules, config), f"default: {why} (for {shape.label()})", "retune")
         new = (first,)
-        if (other[0] is None or other[1] is None or other[0] <= other[1]) and (other != (None, None)
-                                                                                or len(conditions) > 2):
+        if (other[0] is None or other[1] is None or other[0] <= other[1]) and (
+            other != (None, None) or len(conditions) > 2
+        ):
             near = other[1] if other[1] is not None else max(other[0] or 1, 1) * 2
             guess, _ = knowledge.suggest(max(near, 1), shape.N, shape.K, rng)
             second = Rule(guess, **{**conditions, "m_min": other[0], "m_max": other[1]})
@@ -306,8 +354,12 @@ class MockLLM:
         if len(new) == 1:
             return Proposal(child, f"new rule `if {first.condition()}`: {why} (for {shape.label()})", "generalize")
         guess = new[1].config
-        return Proposal(child, f"split into `if {first.condition()}` ({why}) and `if {second.condition()}` "
-                               f"(guess {guess.short()}) (for {shape.label()})", "generalize")
+        return Proposal(
+            child,
+            f"split into `if {first.condition()}` ({why}) and `if {second.condition()}` "
+            f"(guess {guess.short()}) (for {shape.label()})",
+            "generalize",
+        )
 
 
 def _clip(span: tuple[Optional[int], Optional[int]], lo: Optional[int], hi: Optional[int]):
@@ -317,4 +369,3 @@ def _clip(span: tuple[Optional[int], Optional[int]], lo: Optional[int], hi: Opti
     if hi is not None:
         b = hi if b is None else min(b, hi)
     return a, b
-

@@ -3,6 +3,7 @@
 This module only wires the parts (toyhw.evolve.database, toyhw.evolve.llm, toyhw.evolve.evaluator); each ablation switches one of them.
 The budget counts proposed programs, never seconds, so every run is a pure function of its parameters and seed.
 """
+
 from __future__ import annotations
 
 import random
@@ -163,8 +164,15 @@ def check_budget(budget: int) -> None:
     checks.check_budget("budget", budget)
 
 
-def evolve(evaluator: Evaluator, budget: int, *, seed: int = 0, llm: Optional[ProposalStep] = None,
-           config: EvolveConfig = DEFAULT, observer: Optional[Observer] = None) -> EvolveResult:
+def evolve(
+    evaluator: Evaluator,
+    budget: int,
+    *,
+    seed: int = 0,
+    llm: Optional[ProposalStep] = None,
+    config: EvolveConfig = DEFAULT,
+    observer: Optional[Observer] = None,
+) -> EvolveResult:
     """Return the result of proposing `budget` programs, starting from `config.initial` (default: the expert).
 
     `llm` is the proposal step (default: the full method's MockLLM); `config` the run's settings (EvolveConfig);
@@ -204,8 +212,16 @@ def evolve(evaluator: Evaluator, budget: int, *, seed: int = 0, llm: Optional[Pr
         improved = result.score is not None and result.score > parent.score
         mix.update(proposal.operator, improved)
         if result.score is not None:
-            entry = Entry(step, proposal.program, result.score, result.times, parent.id, proposal.description, step,
-                          not evaluator.check_all_branches and evaluator.has_bad_branch(proposal.program))
+            entry = Entry(
+                step,
+                proposal.program,
+                result.score,
+                result.times,
+                parent.id,
+                proposal.description,
+                step,
+                not evaluator.check_all_branches and evaluator.has_bad_branch(proposal.program),
+            )
             if db.add(entry, island):
                 entries[entry.id] = entry
                 n_added += 1
@@ -216,6 +232,14 @@ def evolve(evaluator: Evaluator, budget: int, *, seed: int = 0, llm: Optional[Pr
         if evolution and n_islands > 1 and step % migrate_every == 0:
             db.migrate()
         history.append(best.score)
-    return EvolveResult(tuple(history), (best.program, best.score), db, n_added, n_bad, _lineage(best, entries),
-                        evaluator.kernel_runs, statuses, dict(mix.weights()))
-
+    return EvolveResult(
+        tuple(history),
+        (best.program, best.score),
+        db,
+        n_added,
+        n_bad,
+        _lineage(best, entries),
+        evaluator.kernel_runs,
+        statuses,
+        dict(mix.weights()),
+    )

@@ -5,6 +5,7 @@ reads), parses back from that source without executing it (`toyhw.evolve.source`
 statically. Conditions are closed integer intervals on M, N and K (`None` = unbounded), which covers what tiling
 heuristics really test (`if M <= 48 and K >= 4096`).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -67,14 +68,17 @@ class Rule:
         for name, (lo, hi) in zip(VARIABLES, self.bounds()):
             for b in (lo, hi):
                 if b is not None and (not isinstance(b, int) or isinstance(b, bool) or not 0 <= b <= MAX_DIM):
-                    raise ValueError(f"bound {b!r} on {name} is not allowed; bounds are integers from 0 to "
-                                     f"{MAX_DIM:,} (MAX_DIM) or None")
+                    raise ValueError(
+                        f"bound {b!r} on {name} is not allowed; bounds are integers from 0 to "
+                        f"{MAX_DIM:,} (MAX_DIM) or None"
+                    )
 
     def __hash__(self) -> int:
         value = self.__dict__.get("_hash")  # inlined: a program's hash asks each of its rules
         if value is None:
-            value = _cached_hash(self, (self.config, self.m_min, self.m_max, self.n_min, self.n_max, self.k_min,
-                                        self.k_max))
+            value = _cached_hash(
+                self, (self.config, self.m_min, self.m_max, self.n_min, self.n_max, self.k_min, self.k_max)
+            )
         return value
 
     def __getstate__(self) -> dict:
@@ -87,9 +91,14 @@ class Rule:
     def matches(self, M: int, N: int, K: int) -> bool:
         """Return True when the rule's conditions hold for (M, N, K)."""
         # written out, not looped over bounds(): the mock LLM asks this for every rule of every parent it edits
-        return not ((self.m_min is not None and M < self.m_min) or (self.m_max is not None and M > self.m_max)
-                    or (self.n_min is not None and N < self.n_min) or (self.n_max is not None and N > self.n_max)
-                    or (self.k_min is not None and K < self.k_min) or (self.k_max is not None and K > self.k_max))
+        return not (
+            (self.m_min is not None and M < self.m_min)
+            or (self.m_max is not None and M > self.m_max)
+            or (self.n_min is not None and N < self.n_min)
+            or (self.n_max is not None and N > self.n_max)
+            or (self.k_min is not None and K < self.k_min)
+            or (self.k_max is not None and K > self.k_max)
+        )
 
     def is_empty(self) -> bool:
         """Return True when some interval is empty, so the rule can never fire."""

@@ -1,4 +1,5 @@
 """Old path of toyhw.course.proposal_trace, kept for notebooks and scripts: this name is that module."""
+
 import sys
 
 from toyhw.course import proposal_trace as _module

@@ -4,6 +4,7 @@ Why a module of its own: the search evaluates tens of thousands of programs that
 so a rule's condition is evaluated over all shapes at once with numpy and cached, and a program's times are one
 gather from the matrix. The evaluator (toyhw.evolve.evaluator) and the demos read programs' times through it.
 """
+
 from __future__ import annotations
 
 from typing import Optional, Sequence
@@ -39,8 +40,11 @@ class ShapeTimes:
         self.M = np.array([s.M for s in self.shapes], dtype=np.int64)
         self.N = np.array([s.N for s in self.shapes], dtype=np.int64)
         self.K = np.array([s.K for s in self.shapes], dtype=np.int64)
-        self.times = np.stack([np.asarray(table.row(s), dtype=float) for s in self.shapes]) if self.shapes \
+        self.times = (
+            np.stack([np.asarray(table.row(s), dtype=float) for s in self.shapes])
+            if self.shapes
             else np.zeros((0, len(table.configs)))
+        )
         self.log_times = np.stack([table.log_row(s) for s in self.shapes]) if self.shapes else self.times.copy()
         self.rows = np.arange(len(self.shapes))
         self._index = _column_index(table.configs)

@@ -5,6 +5,7 @@ Why exact and not "on the training shapes": a rule that no training shape reache
 integer intervals, so the (M, N, K) space splits into finitely many cells between the rules' bounds on which every
 condition is constant; comparing programs on one point per cell compares them everywhere.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -50,7 +51,7 @@ def _redundant(program: Program, index: int, points, masks: list[np.ndarray]) ->
     if not undecided.any():
         return True  # never fires
     # without it, the later rules and the default decide those points: each must pick the same config
-    for other, mask in zip(program.rules[index + 1:], masks[index + 1:]):
+    for other, mask in zip(program.rules[index + 1 :], masks[index + 1 :]):
         hit = mask & undecided
         if hit.any():
             if other.config != rule.config:
@@ -69,7 +70,7 @@ def simplify(program: Program) -> Program:
         masks = [_mask(rule, points) for rule in current.rules]  # once per pass, not once per rule and pair
         for index in range(len(current.rules) - 1, -1, -1):
             if _redundant(current, index, points, masks):
-                current = Program(current.rules[:index] + current.rules[index + 1:], current.default)
+                current = Program(current.rules[:index] + current.rules[index + 1 :], current.default)
                 changed = True
                 break
     return current

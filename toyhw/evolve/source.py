@@ -8,6 +8,7 @@ Allowed language: one `def choose(M, N, K):` with an optional docstring, then `i
 statements (an `elif`/`else` chain is fine), ending in `return Config(...)`. A condition is comparisons of M, N or K
 with integer literals (`<`, `<=`, `>`, `>=`, `==`, chained like `32 <= M <= 96`) joined by `and`.
 """
+
 from __future__ import annotations
 
 import ast
@@ -153,8 +154,9 @@ def _check_size(source: str) -> None:
     parser is only ever given what it handles in milliseconds. A tokenizer error is left for the parser to report.
     """
     if len(source) > MAX_SOURCE_CHARS:
-        raise SourceError(f"the source has {len(source):,} characters; at most {MAX_SOURCE_CHARS:,} are allowed "
-                          "(MAX_SOURCE_CHARS)")
+        raise SourceError(
+            f"the source has {len(source):,} characters; at most {MAX_SOURCE_CHARS:,} are allowed (MAX_SOURCE_CHARS)"
+        )
     depth = indent = branches = line_tokens = 0
     tokens = tokenize.generate_tokens(io.StringIO(source).readline)
     while True:
@@ -181,8 +183,9 @@ def _check_size(source: str) -> None:
         if branches > MAX_BRANCHES:
             raise SourceError(f"line {line}: more than {MAX_BRANCHES} if/elif branches (MAX_BRANCHES); {ALLOWED}")
         if line_tokens > MAX_LINE_TOKENS:
-            raise SourceError(f"line {line}: a statement of more than {MAX_LINE_TOKENS:,} tokens (MAX_LINE_TOKENS); "
-                              f"{ALLOWED}")
+            raise SourceError(
+                f"line {line}: a statement of more than {MAX_LINE_TOKENS:,} tokens (MAX_LINE_TOKENS); {ALLOWED}"
+            )
 
 
 def _tree(source: str) -> ast.Module:
@@ -204,17 +207,31 @@ def _parse(source: str) -> tuple[Program, list[int]]:
     """Return the Program written in `source` and the line of every branch's `return` (rules, then the default)."""
     tree = _tree(source)
     if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef):
-        raise _fail(tree.body[0] if tree.body else None,
-                    "the source must be exactly one function `def choose(M, N, K):`")
+        raise _fail(
+            tree.body[0] if tree.body else None, "the source must be exactly one function `def choose(M, N, K):`"
+        )
     func = tree.body[0]
     args = func.args
-    if (func.name != "choose" or [a.arg for a in args.args] != list(VARIABLES) or func.decorator_list or args.vararg
-            or args.kwarg or args.kwonlyargs or args.posonlyargs or args.defaults or func.returns is not None
-            or any(a.annotation is not None for a in args.args)):
+    if (
+        func.name != "choose"
+        or [a.arg for a in args.args] != list(VARIABLES)
+        or func.decorator_list
+        or args.vararg
+        or args.kwarg
+        or args.kwonlyargs
+        or args.posonlyargs
+        or args.defaults
+        or func.returns is not None
+        or any(a.annotation is not None for a in args.args)
+    ):
         raise _fail(func, "the function must be declared exactly as `def choose(M, N, K):`")
     body = collections.deque(func.body)
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str):
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
         body.popleft()  # a docstring
     rules: list[Rule] = []
     lines: list[int] = []

@@ -4,6 +4,7 @@ The lecture script's nine, plus honest analogues of the two AlphaEvolve ablation
 evolved only the loss function; here only the configs of the expert's own rules evolve, no rule can be added or
 split) and "no meta prompt evolution" (here: the mix of edit kinds stays fixed instead of adapting to what paid off).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -50,8 +51,13 @@ def _config(name: str, summary: str, **changes) -> Variant:
 
 
 _add(FULL)
-_add(_llm("fb_roofline", "target shapes weighted by distance to the roofline (a bound: no config to adopt)",
-          feedback="roofline"))
+_add(
+    _llm(
+        "fb_roofline",
+        "target shapes weighted by distance to the roofline (a bound: no config to adopt)",
+        feedback="roofline",
+    )
+)
 _add(_llm("fb_worst3", "target only the 3 shapes with the lowest vs_best", focus="worst3"))
 _add(_llm("no_feedback", "target shapes uniformly; no per-shape results in the prompt", feedback=None))
 _add(_llm("small_llm", "no kernel knowledge: single-field edits only", knowledge=False))
@@ -59,10 +65,17 @@ _add(_config("no_evolution", "every proposal starts from the initial program", e
 _add(_llm("no_borrow", "never borrows rules from inspirations", use_inspirations=False))
 _add(_config("one_island", "one island of the same total size", n_islands=1))
 _add(_config("no_cascade", "every program evaluated on all training shapes", cascade=False))
-_add(replace(_llm("no_full_file", "only the expert's rule configs evolve (no new rules)", new_rules=False),
-             lecture_variant=False))
-_add(replace(_config("no_meta_prompt", "fixed mix of edit kinds (no adaptation)", adaptive_mix=False),
-             lecture_variant=False))
+_add(
+    replace(
+        _llm("no_full_file", "only the expert's rule configs evolve (no new rules)", new_rules=False),
+        lecture_variant=False,
+    )
+)
+_add(
+    replace(
+        _config("no_meta_prompt", "fixed mix of edit kinds (no adaptation)", adaptive_mix=False), lecture_variant=False
+    )
+)
 
 LECTURE_VARIANTS: tuple[str, ...] = tuple(n for n in VARIANTS.available() if VARIANTS.get(n).lecture_variant)
 """The lecture script's nine, in its order."""

@@ -8,6 +8,7 @@ the per-block limit (Triton's `early_config_prune` in `python/triton/ops/matmul_
 and PyTorch Inductor's "each warp computes at least a 16x16 tile" (`_finalize_mm_configs`; notebook 07 cites both at a
 commit). A real compiler can also fail for reasons the toy ignores (register allocation details, TMA alignment).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -66,8 +67,7 @@ class GemmConfig:
 
     def short(self) -> str:
         """Return a compact label like "128x256x64 w8 s3 k1"."""
-        return (f"{self.block_m}x{self.block_n}x{self.block_k} w{self.num_warps} s{self.num_stages}"
-                f" k{self.split_k}")
+        return f"{self.block_m}x{self.block_n}x{self.block_k} w{self.num_warps} s{self.num_stages} k{self.split_k}"
 
 
 def shared_memory_bytes(config: GemmConfig) -> int:
@@ -84,15 +84,21 @@ def launch_problem(config: GemmConfig, gpu: GPU) -> str | None:
     """Return None if `config` can launch on `gpu`, else the reason, worded like Triton's launch error."""
     smem = shared_memory_bytes(config)
     if smem > gpu.smem_per_block:
-        return (f"out of resource: shared memory, Required: {smem}, Hardware limit: {gpu.smem_per_block}. "
-                "Reducing block sizes or num_stages may help.")
+        return (
+            f"out of resource: shared memory, Required: {smem}, Hardware limit: {gpu.smem_per_block}. "
+            "Reducing block sizes or num_stages may help."
+        )
     regs = registers_per_thread(config)
     if regs > gpu.max_regs_per_thread:
-        return (f"out of resource: registers, Required: {regs} per thread, Hardware limit: {gpu.max_regs_per_thread}. "
-                "Use more warps or a smaller block.")
+        return (
+            f"out of resource: registers, Required: {regs} per thread, Hardware limit: {gpu.max_regs_per_thread}. "
+            "Use more warps or a smaller block."
+        )
     if config.block_m * config.block_n < MIN_WARP_TILE * config.num_warps:
-        return (f"warp tiling: a {config.block_m}x{config.block_n} tile cannot give each of {config.num_warps} warps "
-                "a 16x16 piece. Use fewer warps or a bigger block.")
+        return (
+            f"warp tiling: a {config.block_m}x{config.block_n} tile cannot give each of {config.num_warps} warps "
+            "a 16x16 piece. Use fewer warps or a bigger block."
+        )
     return None
 
 

@@ -32,6 +32,7 @@ formula, no TMA multicast, clusters or 2-CTA MMA, no bank conflicts, clocks that
 numpy formula serves one config (`gemm_time`) and the whole config space (`toyhw.gemm.time_table`), so the two agree
 bit for bit.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -51,7 +52,9 @@ TILE_REUSE_HALF = 8.0  # fit: tile intensity BM*BN/(BM+BN) at which a tile reach
 BEST_TILE_REUSE = 128 * 256 / (128 + 256)  # by definition: the largest launchable tile (128x256) has factor 1
 WARPS_FULL = 16  # warps per SM for full tensor-core issue: 4 per SM sub-partition (CUDA guide: 4 sub-partitions)
 WARP_EFF_MIN = 0.97  # fit: tensor-core issue efficiency with 1 warp per SM, growing linearly to 1 at WARPS_FULL
-MMA_FALLBACK = 0.48  # fit: tensor-core speed outside the small-tile MMA rule (Hopper: BLOCK_M < 64 or < 4 warps, mma.sync)
+MMA_FALLBACK = (
+    0.48  # fit: tensor-core speed outside the small-tile MMA rule (Hopper: BLOCK_M < 64 or < 4 warps, mma.sync)
+)
 PROLOGUE_LATENCIES = 3.96  # fit: latencies the first wave of tiles waits before its first MMA (ramp-up)
 KERNEL_LATENCIES = 1.56  # fit: latencies of the kernel's own start and drain
 REDUCTION_LAUNCHES = 1.0  # split-K's reduction is a second kernel in the same CUDA graph: one more launch
@@ -161,8 +164,17 @@ def schedule(cols: Arrays, shape: Shape, gpu: GPU, kind: str) -> Arrays:
         sm_iters = np.where(sk > 1, sm_iters, np.ceil(tiles * k_iters / gpu.sms))
     elif kind != "waves":
         raise ValueError(f"schedule = {kind!r} is not allowed; allowed: {list(SCHEDULES)}")
-    return dict(tiles_m=tiles_m, tiles_n=tiles_n, k_iters=k_iters, blocks=blocks, waves=waves, resident=resident,
-                groups=groups, steps=steps, sm_iters=sm_iters)
+    return dict(
+        tiles_m=tiles_m,
+        tiles_n=tiles_n,
+        k_iters=k_iters,
+        blocks=blocks,
+        waves=waves,
+        resident=resident,
+        groups=groups,
+        steps=steps,
+        sm_iters=sm_iters,
+    )
 
 
 def tensor_core_efficiency(cols: Arrays, resident: np.ndarray, gpu: GPU) -> np.ndarray:
@@ -177,8 +189,11 @@ def k_loop(cols: Arrays, grid: Arrays, efficiency: np.ndarray, gpu: GPU) -> Arra
     step_compute = 2.0 * bm * bn * bk / (gpu.bf16_flops / gpu.sms * efficiency)  # one block's k-step, alone on the SM
     step_wait = gpu.load_latency_s / (st - 1.0)  # load latency the pipeline leaves exposed per k-step
     steps, resident = grid["steps"], grid["resident"]
-    return dict(compute=steps * resident * step_compute, latency=steps * step_wait,
-                main=steps * np.maximum(resident * step_compute, step_wait))
+    return dict(
+        compute=steps * resident * step_compute,
+        latency=steps * step_wait,
+        main=steps * np.maximum(resident * step_compute, step_wait),
+    )
 
 
 def memory_traffic(cols: Arrays, grid: Arrays, shape: Shape, gpu: GPU, warm_l2: bool = False) -> Arrays:
@@ -197,8 +212,11 @@ def memory_traffic(cols: Arrays, grid: Arrays, shape: Shape, gpu: GPU, warm_l2: 
     in_flight = np.minimum(grid["blocks"], gpu.sms * cols["occupancy"]) / sk  # output tiles being computed at once
     rows_together = np.minimum(grid["tiles_m"], GROUP_M)
     cols_together = np.clip(np.floor(in_flight / rows_together), 1.0, grid["tiles_n"])
-    dram_bytes = (a_bytes * np.ceil(grid["tiles_n"] / cols_together) + b_bytes * np.ceil(grid["tiles_m"] / rows_together)
-                  + partials)
+    dram_bytes = (
+        a_bytes * np.ceil(grid["tiles_n"] / cols_together)
+        + b_bytes * np.ceil(grid["tiles_m"] / rows_together)
+        + partials
+    )
     bandwidth = gpu.achievable_bytes_per_s * (WARM_L2_SPEEDUP if warm_l2 else 1.0)
     return dict(sm_load=sm_load, dram_bytes=dram_bytes, dram=dram_bytes / bandwidth, bandwidth=bandwidth)
 
@@ -237,8 +255,9 @@ def kernel_fixed_costs(cols: Arrays, shape: Shape, gpu: GPU, bandwidth: np.ndarr
     M, N = float(shape.M), float(shape.N)
     reduce_bytes = np.where(sk > 1, sk * M * N * 4.0 + 2.0 * M * N, 0.0)
     reduction = np.where(sk > 1, reduce_bytes / bandwidth + REDUCTION_LAUNCHES * gpu.launch_s, 0.0)
-    return dict(launch=gpu.launch_s, drain=KERNEL_LATENCIES * gpu.load_latency_s, reduce_bytes=reduce_bytes,
-                reduction=reduction)
+    return dict(
+        launch=gpu.launch_s, drain=KERNEL_LATENCIES * gpu.load_latency_s, reduce_bytes=reduce_bytes, reduction=reduction
+    )
 
 
 def evaluate(cols: Arrays, shape: Shape, gpu: GPU, kind: str = "waves", warm_l2: bool = False) -> Arrays:
@@ -256,19 +275,39 @@ def evaluate(cols: Arrays, shape: Shape, gpu: GPU, kind: str = "waves", warm_l2:
     fixup = stream_k_fixup(cols, grid, shape, gpu) if kind == "stream_k" else 0.0
     fill = fixed["drain"] + prologue
     total = fixed["launch"] + fill + main + fixed["reduction"] + fixup
-    padded = grid["tiles_m"] * cols["block_m"] * grid["tiles_n"] * cols["block_n"] * grid["k_iters"] \
-        * cols["block_k"] * cols["split_k"]
+    padded = (
+        grid["tiles_m"]
+        * cols["block_m"]
+        * grid["tiles_n"]
+        * cols["block_n"]
+        * grid["k_iters"]
+        * cols["block_k"]
+        * cols["split_k"]
+    )
     return dict(
-        time=np.where(cols["launchable"], total, np.inf), main=main, compute=loop["compute"], latency=loop["latency"],
-        sm_load=memory["sm_load"], dram=memory["dram"], reduction=fixed["reduction"] + fixup, fill=fill,
-        blocks=grid["blocks"], waves=grid["waves"], padding_waste=1.0 - shape.M * shape.N * shape.K / padded,
-        dram_bytes=memory["dram_bytes"] + fixed["reduce_bytes"], efficiency=efficiency,
+        time=np.where(cols["launchable"], total, np.inf),
+        main=main,
+        compute=loop["compute"],
+        latency=loop["latency"],
+        sm_load=memory["sm_load"],
+        dram=memory["dram"],
+        reduction=fixed["reduction"] + fixup,
+        fill=fill,
+        blocks=grid["blocks"],
+        waves=grid["waves"],
+        padding_waste=1.0 - shape.M * shape.N * shape.K / padded,
+        dram_bytes=memory["dram_bytes"] + fixed["reduce_bytes"],
+        efficiency=efficiency,
     )
 
 
 def _bound(values: Arrays, i: int) -> str:
-    terms = {"compute": values["compute"][i], "latency": values["latency"][i], "sm_load": values["sm_load"][i],
-             "dram": values["dram"][i]}
+    terms = {
+        "compute": values["compute"][i],
+        "latency": values["latency"][i],
+        "sm_load": values["sm_load"][i],
+        "dram": values["dram"][i],
+    }
     return max(terms, key=lambda k: terms[k])
 
 
@@ -279,14 +318,23 @@ def gemm_time(config: GemmConfig, shape: Shape, gpu: GPU, kind: str = "waves", w
     v = evaluate(cols, shape, gpu, kind, warm_l2)
     us = 1e6
     return GemmCost(
-        time_us=float(v["time"][0] * us) if reason is None else math.inf, reason=reason,
-        launch_us=gpu.launch_s * us, fill_us=float(np.broadcast_to(v["fill"], (1,))[0] * us),
-        compute_us=float(v["compute"][0] * us), latency_us=float(v["latency"][0] * us),
-        sm_load_us=float(v["sm_load"][0] * us), dram_us=float(v["dram"][0] * us),
-        reduction_us=float(np.broadcast_to(v["reduction"], (1,))[0] * us), bound=_bound(v, 0),
-        blocks=int(v["blocks"][0]), waves=int(v["waves"][0]), occupancy=int(cols["occupancy"][0]),
-        padding_waste=float(v["padding_waste"][0]), dram_bytes=float(v["dram_bytes"][0]),
-        efficiency=float(v["efficiency"][0]), schedule=kind,
+        time_us=float(v["time"][0] * us) if reason is None else math.inf,
+        reason=reason,
+        launch_us=gpu.launch_s * us,
+        fill_us=float(np.broadcast_to(v["fill"], (1,))[0] * us),
+        compute_us=float(v["compute"][0] * us),
+        latency_us=float(v["latency"][0] * us),
+        sm_load_us=float(v["sm_load"][0] * us),
+        dram_us=float(v["dram"][0] * us),
+        reduction_us=float(np.broadcast_to(v["reduction"], (1,))[0] * us),
+        bound=_bound(v, 0),
+        blocks=int(v["blocks"][0]),
+        waves=int(v["waves"][0]),
+        occupancy=int(cols["occupancy"][0]),
+        padding_waste=float(v["padding_waste"][0]),
+        dram_bytes=float(v["dram_bytes"][0]),
+        efficiency=float(v["efficiency"][0]),
+        schedule=kind,
     )
 
 

@@ -7,6 +7,7 @@ table where the layer's shape matters: small-N decode (too few blocks), M just p
 prefill. It is an H100 heuristic: all three configs launch on the Hopper and Blackwell GPUs of data/gpus.csv, but the
 5-stage decode config needs more shared memory than an A100 gives a block, and none of the three fits an L40S.
 """
+
 from __future__ import annotations
 
 from toyhw.gemm.config import GemmConfig

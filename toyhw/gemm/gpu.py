@@ -6,6 +6,7 @@ roofline), L2 size and whether the tensor cores want 64-row warpgroup tiles (dat
 figures: the sustained share of the peak (clocks under power limits), the achievable share of the bandwidth, the
 loaded memory latency and the launch cost inside a CUDA graph.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -76,15 +77,25 @@ class GPU:
 
 def _from_row(row: dict[str, object]) -> GPU:
     return GPU(
-        name=str(row["key"]), model=str(row["model"]), sms=int(row["sms"]), smem_per_sm=int(row["smem_per_sm_bytes"]),
-        smem_per_block=int(row["smem_per_block_bytes"]), regs_per_sm=int(row["regs_per_sm"]),
-        max_regs_per_thread=int(row["max_regs_per_thread"]), max_warps_per_sm=int(row["max_warps_per_sm"]),
-        hbm_bytes_per_s=float(row["hbm_tb_per_s"]) * 1e12, bf16_flops=float(row["bf16_dense_tflop_per_s"]) * 1e12,
-        l2_bytes=float(row["l2_mb"]) * 1e6, mma_min_rows=int(row["mma_min_rows"]),
+        name=str(row["key"]),
+        model=str(row["model"]),
+        sms=int(row["sms"]),
+        smem_per_sm=int(row["smem_per_sm_bytes"]),
+        smem_per_block=int(row["smem_per_block_bytes"]),
+        regs_per_sm=int(row["regs_per_sm"]),
+        max_regs_per_thread=int(row["max_regs_per_thread"]),
+        max_warps_per_sm=int(row["max_warps_per_sm"]),
+        hbm_bytes_per_s=float(row["hbm_tb_per_s"]) * 1e12,
+        bf16_flops=float(row["bf16_dense_tflop_per_s"]) * 1e12,
+        l2_bytes=float(row["l2_mb"]) * 1e6,
+        mma_min_rows=int(row["mma_min_rows"]),
         mma_min_warps=int(row["mma_min_warps"]),
-        tc_sustained_share=float(row["tc_sustained_share"]), hbm_achievable_share=float(row["hbm_achievable_share"]),
-        load_latency_s=float(row["load_latency_us"]) * 1e-6, launch_s=float(row["launch_us"]) * 1e-6,
-        spec_source=str(row["spec_source"]), calibration_source=str(row["calibration_source"]),
+        tc_sustained_share=float(row["tc_sustained_share"]),
+        hbm_achievable_share=float(row["hbm_achievable_share"]),
+        load_latency_s=float(row["load_latency_us"]) * 1e-6,
+        launch_s=float(row["launch_us"]) * 1e-6,
+        spec_source=str(row["spec_source"]),
+        calibration_source=str(row["calibration_source"]),
     )
 
 

@@ -3,6 +3,7 @@ M and the oracle's headroom over the expert (vLLM's tuned configs are in toyhw.g
 
 Every observation the notebook prints is computed here from the model's breakdown, never typed in.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -16,6 +17,7 @@ from toyhw.gemm.time_table import TimeTable
 
 FIXED_COST_SHARE = 0.15  # launch + pipeline fill above this share of the time is worth naming as a reason
 PADDING_SHARE = 0.25  # padding waste above this share of the tensor-core work is worth naming
+
 
 @dataclasses.dataclass(frozen=True)
 class ShapeRow:
@@ -73,28 +75,52 @@ def shape_rows(table: TimeTable, shape_list: list[Shape]) -> list[ShapeRow]:
         best, t = table.oracle(shape)
         cost = gemm_cost.gemm_time(best, shape, table.gpu)
         roof = table.roofline(shape)
-        rows.append(ShapeRow(shape, roof, best, t, table.time(expert.expert_config(shape), shape), roof / t,
-                             cost.bound, distance_reasons(cost, table.gpu.sms)))
+        rows.append(
+            ShapeRow(
+                shape,
+                roof,
+                best,
+                t,
+                table.time(expert.expert_config(shape), shape),
+                roof / t,
+                cost.bound,
+                distance_reasons(cost, table.gpu.sms),
+            )
+        )
     return rows
 
 
 def format_rows(rows: list[ShapeRow]) -> str:
     """Return the rows as a fixed-width text table."""
-    lines = [f"{'shape':<22}{'roofline':>9}{'oracle':>9}{'expert':>9}{'roof/oracle':>12}  {'bound':<8} oracle config"
-             f"{'':<13}why the oracle stays away",
-             f"{'':<22}{'us':>9}{'us':>9}{'us':>9}"]
+    lines = [
+        f"{'shape':<22}{'roofline':>9}{'oracle':>9}{'expert':>9}{'roof/oracle':>12}  {'bound':<8} oracle config"
+        f"{'':<13}why the oracle stays away",
+        f"{'':<22}{'us':>9}{'us':>9}{'us':>9}",
+    ]
     for r in rows:
-        lines.append(f"{r.shape.label():<22}{r.roofline_us:>9.1f}{r.oracle_us:>9.1f}{r.expert_us:>9.1f}"
-                     f"{r.closeness:>12.0%}  {r.bound:<8} {r.oracle.short():<25} {r.reasons}")
+        lines.append(
+            f"{r.shape.label():<22}{r.roofline_us:>9.1f}{r.oracle_us:>9.1f}{r.expert_us:>9.1f}"
+            f"{r.closeness:>12.0%}  {r.bound:<8} {r.oracle.short():<25} {r.reasons}"
+        )
     return "\n".join(lines)
 
 
 def row_cells(rows: list[ShapeRow]) -> list[dict[str, object]]:
     """Return the rows as table cells, one dict per shape (the notebook shows them as a DataFrame, whose HTML table
     wraps the long reasons within the page instead of a fixed-width line a projector would wrap)."""
-    return [{"shape": r.shape.label(), "roofline us": round(r.roofline_us, 1), "oracle us": round(r.oracle_us, 1),
-             "expert us": round(r.expert_us, 1), "roof/oracle": f"{r.closeness:.0%}", "bound": r.bound,
-             "oracle config": r.oracle.short(), "why the oracle stays away": r.reasons} for r in rows]
+    return [
+        {
+            "shape": r.shape.label(),
+            "roofline us": round(r.roofline_us, 1),
+            "oracle us": round(r.oracle_us, 1),
+            "expert us": round(r.expert_us, 1),
+            "roof/oracle": f"{r.closeness:.0%}",
+            "bound": r.bound,
+            "oracle config": r.oracle.short(),
+            "why the oracle stays away": r.reasons,
+        }
+        for r in rows
+    ]
 
 
 def geomean(values: list[float]) -> float:
@@ -107,9 +133,10 @@ def geomean(values: list[float]) -> float:
         bad = next((i for i, v in enumerate(values) if not isinstance(v, (int, float)) or not v > 0), None)
         if bad is None:
             raise
-        raise ValueError(f"values[{bad}] = {values[bad]!r} is not allowed; a geometric mean needs positive values "
-                         "(a speedup of 0 is a config that cannot launch on that shape: its time is infinite)"
-                         ) from None
+        raise ValueError(
+            f"values[{bad}] = {values[bad]!r} is not allowed; a geometric mean needs positive values "
+            "(a speedup of 0 is a config that cannot launch on that shape: its time is infinite)"
+        ) from None
 
 
 def oracle_speedup(shape_list: list[Shape], table: TimeTable) -> float:
@@ -125,8 +152,9 @@ def closeness_by_regime(table: TimeTable, shape_list: list[Shape]) -> dict[str, 
     return {k: geomean(v) for k, v in groups.items()}
 
 
-def best_configs(table: TimeTable, layers: list[str], ms: tuple[int, ...],
-                 lookup: Callable[[str, int], Shape]) -> dict[str, list[GemmConfig]]:
+def best_configs(
+    table: TimeTable, layers: list[str], ms: tuple[int, ...], lookup: Callable[[str, int], Shape]
+) -> dict[str, list[GemmConfig]]:
     """Return layer -> the oracle config at each M of `ms` (`lookup(name, M)` builds the Shape)."""
     return {name: [table.oracle(lookup(name, m))[0] for m in ms] for name in layers}
 
@@ -141,16 +169,30 @@ def expert_losses(table: TimeTable, shape_list: list[Shape], min_gain: float = 1
         config = expert.expert_config(s)
         t_exp, (best, t_best) = table.time(config, s), table.oracle(s)
         if not math.isfinite(t_exp):
-            rows.append({"shape": s.label(), "expert": config.short(), "slowdown": "-", "oracle": best.short(),
-                         "expert's problem": f"cannot launch: {gemm_config.launch_problem(config, table.gpu)}"})
+            rows.append(
+                {
+                    "shape": s.label(),
+                    "expert": config.short(),
+                    "slowdown": "-",
+                    "oracle": best.short(),
+                    "expert's problem": f"cannot launch: {gemm_config.launch_problem(config, table.gpu)}",
+                }
+            )
         elif t_exp > min_gain * t_best:
             cost = gemm_cost.gemm_time(config, s, table.gpu)
             why = distance_reasons(cost, table.gpu.sms) or f"{cost.bound}-bound"
             best_bytes = gemm_cost.gemm_time(best, s, table.gpu).dram_bytes
             if cost.dram_bytes > 1.05 * best_bytes:
                 why = f"{cost.dram_bytes / best_bytes - 1:.0%} more DRAM traffic; " + why
-            rows.append({"shape": s.label(), "expert": config.short(), "slowdown": f"{t_exp / t_best:4.2f}x",
-                         "oracle": best.short(), "expert's problem": why})
+            rows.append(
+                {
+                    "shape": s.label(),
+                    "expert": config.short(),
+                    "slowdown": f"{t_exp / t_best:4.2f}x",
+                    "oracle": best.short(),
+                    "expert's problem": why,
+                }
+            )
     return rows
 
 
@@ -164,8 +206,11 @@ def neighbours(table: TimeTable, shape: Shape) -> list[str]:
                 continue
             config = dataclasses.replace(best, **{field: value})
             t = table.time(config, shape)
-            verdict = (f"{t / t_best:5.2f}x the oracle's time" if math.isfinite(t) else
-                       f"cannot launch ({gemm_config.problem_kind(gemm_config.launch_problem(config, table.gpu))})")
+            verdict = (
+                f"{t / t_best:5.2f}x the oracle's time"
+                if math.isfinite(t)
+                else f"cannot launch ({gemm_config.problem_kind(gemm_config.launch_problem(config, table.gpu))})"
+            )
             lines.append(f"{field:>10} = {value:<4} {verdict}")
     return lines
 
@@ -183,7 +228,8 @@ def headline(table: TimeTable, shape_list: list[Shape], train: list[Shape], test
         f"oracle speedup over the expert: {oracle_speedup(shape_list, table):.3f}x on all {len(shape_list)} shapes "
         f"(train {oracle_speedup(train, table):.3f}x, test {oracle_speedup(test, table):.3f}x)",
         f"concentrated: {len(big)} of {len(shape_list)} shapes gain more than 5%; the top 5 ("
-        + ", ".join(f"{label} {g:.2f}x" for g, label in big[:5]) + f") carry {top5 / log_total:.0%} of the log-gain",
+        + ", ".join(f"{label} {g:.2f}x" for g, label in big[:5])
+        + f") carry {top5 / log_total:.0%} of the log-gain",
         "oracle time as a share of the roofline (geometric mean): "
         + ", ".join(f"{k} {v:.0%}" for k, v in by_regime.items()),
         f"at M={min(x.M for x in shape_list)} the oracle gets {decode[far]:.0%} of the roofline on {far} and "

@@ -5,6 +5,7 @@ per sequence, a skinny GEMM that streams the weights) to prefill (thousands of t
 Its demo 3 then asks how a heuristic does on 100 shapes it was never scored on: two more 405B/8 layers and 10 M values
 the lecture's shapes do not use. Layer shapes are read from data/llm_layers.csv.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -38,8 +39,9 @@ class Shape:
         for field in ("M", "N", "K"):
             value = getattr(self, field)
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_DIM:
-                raise ValueError(f"Shape.{field} = {value!r} is not allowed; it must be an integer >= 1 and <= "
-                                 f"{MAX_DIM:,} (MAX_DIM)")
+                raise ValueError(
+                    f"Shape.{field} = {value!r} is not allowed; it must be an integer >= 1 and <= {MAX_DIM:,} (MAX_DIM)"
+                )
         # cached: shapes are dict keys of every per-shape cache, hashed millions of times by the evolution loop
         object.__setattr__(self, "_hash", hash((self.name, self.M, self.N, self.K)))
 

@@ -4,6 +4,7 @@ The evolution loop asks for millions of (config, shape) times, so `time` is a di
 an index into a cached row; a row (all ~4,800 configs on one shape) costs one vectorized pass of the model
 (`cost.evaluate`), the same formula `cost.gemm_time` uses, so table and scalar model agree bit for bit.
 """
+
 from __future__ import annotations
 
 import functools
@@ -69,9 +70,11 @@ class TimeTable:
         try:
             return values[self._index[config]]
         except (KeyError, TypeError):  # not a config of the space: say so, not `KeyError: None`
-            raise TypeError(f"config = {_cut(config)} for shape {shape.label()} is not a config of the space; a "
-                            "heuristic `choose(M, N, K)` must return a GemmConfig (toyhw.gemm.config."
-                            "config_space())") from None
+            raise TypeError(
+                f"config = {_cut(config)} for shape {shape.label()} is not a config of the space; a "
+                "heuristic `choose(M, N, K)` must return a GemmConfig (toyhw.gemm.config."
+                "config_space())"
+            ) from None
 
     def oracle(self, shape: Shape) -> tuple[GemmConfig, float]:
         """Return the fastest launchable config on `shape` and its time (us); ties go to the first in `configs`."""

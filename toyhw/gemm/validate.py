@@ -14,6 +14,7 @@ adds what the row's timing method adds:
 A benchmark that does not flush L2 and whose operands fit in it reads them from L2 (`warm_l2`). Error of one row =
 model time / measured time; the summary is the geometric mean of max(r, 1/r) minus 1 and the worst row.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -107,16 +108,29 @@ def measurements(include_unused: bool = False) -> list[Measurement]:
         us = row["measured_us"] if row["measured_us"] is not None else 2e-6 * M * N * K / float(row["measured_tflops"])
         operands = 2.0 * (M * K + K * N + M * N)
         warm = row["l2_flushed"] == "no" and operands <= get_gpu(str(row["gpu"])).l2_bytes
-        out.append(Measurement(str(row["id"]), str(row["gpu"]), Shape("measured", M, N, K), float(us),
-                               str(row["timing"]), warm, str(row["library"]), str(row["source"])))
+        out.append(
+            Measurement(
+                str(row["id"]),
+                str(row["gpu"]),
+                Shape("measured", M, N, K),
+                float(us),
+                str(row["timing"]),
+                warm,
+                str(row["library"]),
+                str(row["source"]),
+            )
+        )
     if not any(row["use"] == "yes" for row in data.measurement_rows()):
-        raise data.DataError("gemm_measurements.csv: no row has use = yes; the model needs at least one measurement "
-                             "to be validated against")
+        raise data.DataError(
+            "gemm_measurements.csv: no row has use = yes; the model needs at least one measurement "
+            "to be validated against"
+        )
     return out
 
 
-def best_kernel(shape: Shape, gpu: GPU, warm_l2: bool = False, schedules: tuple[str, ...] = cost.SCHEDULES
-                ) -> tuple[float, gemm_config.GemmConfig, str]:
+def best_kernel(
+    shape: Shape, gpu: GPU, warm_l2: bool = False, schedules: tuple[str, ...] = cost.SCHEDULES
+) -> tuple[float, gemm_config.GemmConfig, str]:
     """Return the model's best kernel time (us) over every config and `schedules` (by default both), with that config
     and schedule."""
     configs = gemm_config.config_space()
@@ -167,8 +181,9 @@ def best_efficiency(gpu: GPU) -> float:
     The counterpart of a published shape search (the MAMF rows of the dataset): the calibration sets each GPU's
     tc_sustained_share so that this equals the best published efficiency.
     """
-    return max(2.0 * n ** 3 / (best_kernel(Shape("square", n, n, n), gpu)[0] * 1e-6) / gpu.bf16_flops
-               for n in SQUARE_SIZES)
+    return max(
+        2.0 * n**3 / (best_kernel(Shape("square", n, n, n), gpu)[0] * 1e-6) / gpu.bf16_flops for n in SQUARE_SIZES
+    )
 
 
 def checks(rows: Optional[Iterable[Measurement]] = None) -> list[Check]:
@@ -194,9 +209,11 @@ def summary(found: list[Check]) -> dict:
             groups.setdefault(label(c), []).append(c)
         by[key] = {k: {"n": len(v), "geomean_error": geomean_error(v)} for k, v in groups.items()}
     return {
-        "n": len(found), "geomean_error": geomean_error(found),
+        "n": len(found),
+        "geomean_error": geomean_error(found),
         "worst": {"id": worst.measurement.id, "ratio": worst.ratio, "off_by": worst.off_by},
-        "by_regime": by["regime"], "by_gpu": by["gpu"],
+        "by_regime": by["regime"],
+        "by_gpu": by["gpu"],
         "targets": {"geomean_error": TARGET_GEOMEAN_ERROR, "worst_off_by": TARGET_WORST_RATIO},
         "within_targets": geomean_error(found) <= TARGET_GEOMEAN_ERROR and worst.off_by <= TARGET_WORST_RATIO,
         "misses": [c.measurement.id for c in found if c.off_by > TARGET_WORST_RATIO],
@@ -215,8 +232,11 @@ def error_table(found: list[Check]) -> list[dict]:
     """
     if not found:
         raise ValueError("no measurements to summarize")
-    keys = (("regime", lambda c: c.measurement.regime), ("gpu", lambda c: c.measurement.gpu),
-            ("timing", lambda c: c.measurement.timing))
+    keys = (
+        ("regime", lambda c: c.measurement.regime),
+        ("gpu", lambda c: c.measurement.gpu),
+        ("timing", lambda c: c.measurement.timing),
+    )
     rows = [_error_row("all", "all", list(found))]
     for by, label in keys:
         groups: dict[str, list[Check]] = {}
@@ -228,8 +248,14 @@ def error_table(found: list[Check]) -> list[dict]:
 
 def _error_row(by: str, group: str, members: list[Check]) -> dict:
     worst = max(members, key=lambda c: c.off_by)
-    return {"by": by, "group": group, "n": len(members), "geomean_error": geomean_error(members),
-            "worst": worst.measurement.id, "worst_ratio": worst.ratio}
+    return {
+        "by": by,
+        "group": group,
+        "n": len(members),
+        "geomean_error": geomean_error(members),
+        "worst": worst.measurement.id,
+        "worst_ratio": worst.ratio,
+    }
 
 
 def worst_checks(found: list[Check], n: int = 6) -> list[Check]:
@@ -249,8 +275,9 @@ def format_error_table(rows: list[dict]) -> str:
     """Return `error_table` rows as a fixed-width text table (error in %, the worst row and its model / measured)."""
     lines = [f"{'by':<8}{'group':<14}{'n':>4}{'error':>8}  worst row (model / measured)"]
     for r in rows:
-        lines.append(f"{r['by']:<8}{r['group']:<14}{r['n']:>4}{r['geomean_error']:>8.1%}  {r['worst']} "
-                     f"({r['worst_ratio']:.2f}x)")
+        lines.append(
+            f"{r['by']:<8}{r['group']:<14}{r['n']:>4}{r['geomean_error']:>8.1%}  {r['worst']} ({r['worst_ratio']:.2f}x)"
+        )
     return "\n".join(lines)
 
 
@@ -260,6 +287,11 @@ def calibration(gpu: GPU) -> dict[str, float]:
     Keys: "sustained share" (of the dense peak), "achievable TB/s" (and "achievable share"), "loaded latency us",
     "launch us" (inside a CUDA graph) and "best square GEMM" (`best_efficiency`: the model's best share of the peak).
     """
-    return {"sustained share": gpu.tc_sustained_share, "achievable share": gpu.hbm_achievable_share,
-            "achievable TB/s": gpu.achievable_bytes_per_s / 1e12, "loaded latency us": gpu.load_latency_s * 1e6,
-            "launch us": gpu.launch_s * 1e6, "best square GEMM": best_efficiency(gpu)}
+    return {
+        "sustained share": gpu.tc_sustained_share,
+        "achievable share": gpu.hbm_achievable_share,
+        "achievable TB/s": gpu.achievable_bytes_per_s / 1e12,
+        "loaded latency us": gpu.load_latency_s * 1e6,
+        "launch us": gpu.launch_s * 1e6,
+        "best square GEMM": best_efficiency(gpu),
+    }

@@ -15,6 +15,7 @@ With one expert (E = 1) and top-1 routing every token goes to that expert, so th
 does not give the hidden size: vLLM used E = 1 files for Jamba's dense MLP layers, and N = 3072 matches
 Jamba-1.5-Large at tensor-parallel 8 (hidden size 8192, arXiv 2408.12570) — an inference, stated as such.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -36,8 +37,12 @@ DEFAULT_MS: tuple[int, ...] = (1, 16, 64, 256, 512, 2048, 5120, 8192)
 
 def tuned_configs() -> dict[int, GemmConfig]:
     """Return vLLM's configs by M key, in file order (GROUP_SIZE_M dropped: the model has no such field)."""
-    return {int(r["m_key"]): GemmConfig(int(r["block_m"]), int(r["block_n"]), int(r["block_k"]), int(r["num_warps"]),
-                                        int(r["num_stages"]), 1) for r in data.vllm_config_rows()}
+    return {
+        int(r["m_key"]): GemmConfig(
+            int(r["block_m"]), int(r["block_n"]), int(r["block_k"]), int(r["num_warps"]), int(r["num_stages"]), 1
+        )
+        for r in data.vllm_config_rows()
+    }
 
 
 def chosen_key(M: int, keys: Sequence[int]) -> int:
@@ -99,19 +104,36 @@ def vllm_ranks(table: TimeTable, ms: Sequence[int] = DEFAULT_MS) -> list[VllmRan
         for gemm, shape in layer_gemms(M).items():
             best, t_best = table.oracle(shape)
             cost = gemm_cost.gemm_time(config, shape, table.gpu)
-            out.append(VllmRank(M, key, gemm, shape, config, cost.time_us, best, t_best, table.rank(config, shape),
-                                int(table.launchable.sum()), cost.bound))
+            out.append(
+                VllmRank(
+                    M,
+                    key,
+                    gemm,
+                    shape,
+                    config,
+                    cost.time_us,
+                    best,
+                    t_best,
+                    table.rank(config, shape),
+                    int(table.launchable.sum()),
+                    cost.bound,
+                )
+            )
     return out
 
 
 def format_vllm(ranks: list[VllmRank]) -> str:
     """Return the vLLM comparison as a fixed-width text table."""
-    lines = [f"{'M':>4} {'key':>4} {'GEMM':<8}{'vLLM config':<20}{'model us':>8} {'rank':>11} {'top %':>5}"
-             f" {'vs best':>7} {'bound':<8}model's best"]
+    lines = [
+        f"{'M':>4} {'key':>4} {'GEMM':<8}{'vLLM config':<20}{'model us':>8} {'rank':>11} {'top %':>5}"
+        f" {'vs best':>7} {'bound':<8}model's best"
+    ]
     for r in ranks:
-        lines.append(f"{r.M:>4} {r.key:>4} {r.gemm:<8}{r.config.short():<20}{r.time_us:>8.1f} "
-                     f"{r.rank:>4} / {r.n_launchable:<4} {r.top_share:>5.1%} {r.slowdown:>6.2f}x {r.bound:<8}"
-                     f"{r.oracle.short()}")
+        lines.append(
+            f"{r.M:>4} {r.key:>4} {r.gemm:<8}{r.config.short():<20}{r.time_us:>8.1f} "
+            f"{r.rank:>4} / {r.n_launchable:<4} {r.top_share:>5.1%} {r.slowdown:>6.2f}x {r.bound:<8}"
+            f"{r.oracle.short()}"
+        )
     return "\n".join(lines)
 
 
@@ -119,15 +141,19 @@ def vllm_notes(ranks: list[VllmRank], table: TimeTable, near: float = 1.05) -> l
     """Return one computed sentence per (M, GEMM): where vLLM's config ranks and, when far, the model's reason."""
     notes = []
     for r in ranks:
-        head = (f"M={r.M} ({r.key} entry), {r.gemm}: vLLM's {r.config.short()} ranks {r.rank} of {r.n_launchable} "
-                f"({r.slowdown:.2f}x the model's best)")
+        head = (
+            f"M={r.M} ({r.key} entry), {r.gemm}: vLLM's {r.config.short()} ranks {r.rank} of {r.n_launchable} "
+            f"({r.slowdown:.2f}x the model's best)"
+        )
         if r.slowdown <= near:
             notes.append(head + ": the model agrees it is (near) optimal")
             continue
         mine = gemm_cost.gemm_time(r.config, r.shape, table.gpu)
         best = gemm_cost.gemm_time(r.oracle, r.shape, table.gpu)
-        notes.append(head + f": in the model it is {mine.bound}-bound with {mine.blocks} blocks for "
-                     f"{table.gpu.sms} SMs; the model prefers {r.oracle.short()} ({best.blocks} blocks"
-                     + (f", split-K {r.oracle.split_k}, which vLLM's kernel cannot do" if r.oracle.split_k > 1 else "")
-                     + f", {best.bound}-bound)")
+        notes.append(
+            head + f": in the model it is {mine.bound}-bound with {mine.blocks} blocks for "
+            f"{table.gpu.sms} SMs; the model prefers {r.oracle.short()} ({best.blocks} blocks"
+            + (f", split-K {r.oracle.split_k}, which vLLM's kernel cannot do" if r.oracle.split_k > 1 else "")
+            + f", {best.bound}-bound)"
+        )
     return notes

@@ -4,6 +4,7 @@ which tasks a search misses (notebooks 01 and 02).
 `run_kernel` reports one failure cause, the first it meets; these functions ask the model itself about every rule a
 kernel breaks, the exact chance that one random knob change repairs it, and where a mode leaves tasks behind.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -62,12 +63,16 @@ def one_knob_repair_chance(task: Task, config: KernelConfig) -> float:
 
 
 @functools.lru_cache(maxsize=256)
-def failed_round_share(mode: str, rounds: int, task_seed: int = LECTURE_TASK_SEED, n_tasks: int = LECTURE_N_TASKS) -> float:
+def failed_round_share(
+    mode: str, rounds: int, task_seed: int = LECTURE_TASK_SEED, n_tasks: int = LECTURE_N_TASKS
+) -> float:
     """Return the share of all rounds (over every task) whose kernel failed, for a built-in mode on the table's streams."""
     optimize.check_rounds(rounds)
     PROPOSERS.get(mode)
-    failed = sum(optimize.optimize(t, rounds, mode, optimize.optimization_rng(i, rounds)).n_failed
-                 for i, t in enumerate(tasks(task_seed, n_tasks)))
+    failed = sum(
+        optimize.optimize(t, rounds, mode, optimize.optimization_rng(i, rounds)).n_failed
+        for i, t in enumerate(tasks(task_seed, n_tasks))
+    )
     return failed / (rounds * n_tasks)
 
 
@@ -88,8 +93,9 @@ class Miss:
     best_possible: float
 
 
-def misses(mode: str, rounds: int, p: float, task_seed: int = LECTURE_TASK_SEED,
-           n_tasks: int = LECTURE_N_TASKS) -> tuple[Miss, ...]:
+def misses(
+    mode: str, rounds: int, p: float, task_seed: int = LECTURE_TASK_SEED, n_tasks: int = LECTURE_N_TASKS
+) -> tuple[Miss, ...]:
     """Return the tasks that some config speeds up by more than `p` but `mode` does not after `rounds` rounds."""
     optimize.check_rounds(rounds)
     ceiling = best_possible_speedups(task_seed, n_tasks)

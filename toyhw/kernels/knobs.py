@@ -8,6 +8,7 @@ numbers are drawn, so that toyhw reproduces its table digit for digit.
 Where the toy differs from a real GPU: the cost is a two-term blend (compute and memory weighted by the task's
 memory-boundness) instead of a roofline, and each failure has exactly one cause.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -73,8 +74,14 @@ class KernelConfig:
     def of(cls, tile: int, fuse: int, vec: int, shared: int, unroll: int) -> "KernelConfig":
         """Return the config with these knob values; the 144 valid configs are built once and shared (fast path)."""
         config = _INTERNED.get((tile, fuse, vec, shared, unroll))
-        if (config is None or type(tile) is not int or type(fuse) is not int or type(vec) is not int
-                or type(shared) is not int or type(unroll) is not int):  # True == 1 as a key; refuse it like init
+        if (
+            config is None
+            or type(tile) is not int
+            or type(fuse) is not int
+            or type(vec) is not int
+            or type(shared) is not int
+            or type(unroll) is not int
+        ):  # True == 1 as a key; refuse it like init
             return cls(tile, fuse, vec, shared, unroll)
         return config
 
@@ -97,9 +104,12 @@ _INTERNED: dict[tuple[int, ...], KernelConfig] = {v: KernelConfig(*v) for v in i
 
 _KNOB_NAMES = list(KNOBS)
 _MOVES: list[dict[str, tuple[KernelConfig, ...]]] = [
-    {knob: tuple(_INTERNED[key[:i] + (v,) + key[i + 1:]] for v in allowed if v != key[i])
-     for i, (knob, allowed) in enumerate(KNOBS.items())}
-    for key in _INTERNED]
+    {
+        knob: tuple(_INTERNED[key[:i] + (v,) + key[i + 1 :]] for v in allowed if v != key[i])
+        for i, (knob, allowed) in enumerate(KNOBS.items())
+    }
+    for key in _INTERNED
+]
 """For config number i and a knob: the configs with that knob set to each of its other values, in KNOBS order (so a
 mutation is one draw from it, the same draw as from [v for v in KNOBS[knob] if v != current])."""
 
@@ -152,9 +162,15 @@ class RunFeedback:
     failing_n: Optional[int] = None
     bottleneck: Optional[Bottleneck] = None
 
-    def __init__(self, status: Status, time: Optional[float] = None, message: Optional[str] = None,
-                 cause: Optional[Cause] = None, failing_n: Optional[int] = None,
-                 bottleneck: Optional[Bottleneck] = None) -> None:
+    def __init__(
+        self,
+        status: Status,
+        time: Optional[float] = None,
+        message: Optional[str] = None,
+        cause: Optional[Cause] = None,
+        failing_n: Optional[int] = None,
+        bottleneck: Optional[Bottleneck] = None,
+    ) -> None:
         # written out with the slots' own setters (the dataclass's __init__ goes through object.__setattr__ for each
         # field, twice as slow): one record per kernel run, tens of thousands per table; slots make them small
         set_status, set_time, set_message, set_cause, set_failing_n, set_bottleneck = _FEEDBACK_SETTERS

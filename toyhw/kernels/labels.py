@@ -5,6 +5,7 @@ kernel's failure messages (toyhw.i18n's catalogues; the names themselves stay th
 source); `failure_message` says the same in the current language, in the lecture script's own words for Chinese. The
 English catalogue holds run_kernel's exact sentences (tests/kernels/test_labels.py keeps them equal).
 """
+
 from __future__ import annotations
 
 from toyhw.i18n import N_, t

@@ -4,6 +4,7 @@ The loop keeps the fastest correct config. After a successful run it builds on t
 failure it builds on the failed config, so that an informed proposer can repair it. The random stream is consumed
 exactly as in the seed script (the first config, then whatever the proposer draws), which makes the table reproducible.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -78,8 +79,9 @@ def optimize(task: Task, rounds: int, proposer: ProposerLike, rng: random.Random
     return OptimizeResult(*_optimize(task, rounds, *resolve_proposer(proposer), rng))
 
 
-def _optimize(task: Task, rounds: int, name: str, propose: Proposer,
-              rng: random.Random) -> tuple[float, Optional[KernelConfig], int]:
+def _optimize(
+    task: Task, rounds: int, name: str, propose: Proposer, rng: random.Random
+) -> tuple[float, Optional[KernelConfig], int]:
     """Return `optimize`'s (speedup, best config, failed rounds), its arguments already checked (a benchmark checks
     them once, not once per task)."""
     run = _run_uncached

@@ -11,6 +11,7 @@ lecture 10: same search budget, more informative feedback, better kernels.
 - suggest: like explain, and on success changes a knob that matches the profiler's bottleneck (the Agent-System
   Interface's AutoGuide: raw output turned into explanations and suggestions).
 """
+
 from __future__ import annotations
 
 import random

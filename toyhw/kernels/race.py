@@ -14,6 +14,7 @@ lambdas would collapse into one. The rule (applied in the order the competitors 
 
 The same competitor twice (one name or one function object) is refused: it would be one row run twice.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -46,8 +47,10 @@ def check_mode(name: str, mode: object) -> ProposerLike:
             raise UnknownNameError(f"unknown feedback mode {mode!r}; known: {', '.join(PROPOSERS)}")
         return mode
     if not callable(mode):
-        raise ValueError(f"{name} = {mode!r} is not allowed; give a mode name ({', '.join(PROPOSERS)}) or a "
-                         "proposer function (feedback, config, rng) -> config")
+        raise ValueError(
+            f"{name} = {mode!r} is not allowed; give a mode name ({', '.join(PROPOSERS)}) or a "
+            "proposer function (feedback, config, rng) -> config"
+        )
     return builtin_name(mode) or mode  # type: ignore[return-value]
 
 
@@ -67,11 +70,15 @@ def competitors(modes: Competitors, name: str = "modes") -> dict[str, ProposerLi
             if not isinstance(key, str) or not key.strip():
                 raise ValueError(f"{name} has the name {key!r}; names must be non-empty strings")
         given = check_list(name, list(modes.values()), check_mode, MAX_COMPETITORS, "mode")
-        return {(key if builtin_name(mode) == key or key not in PROPOSERS else key + YOURS): mode
-                for key, mode in zip(modes, given)}
+        return {
+            (key if builtin_name(mode) == key or key not in PROPOSERS else key + YOURS): mode
+            for key, mode in zip(modes, given)
+        }
     given = check_list(name, modes, check_mode, MAX_COMPETITORS, "mode")
-    bases = [mode if isinstance(mode, str) else _function_name(mode) + (YOURS if _function_name(mode) in PROPOSERS
-                                                                          else "") for mode in given]
+    bases = [
+        mode if isinstance(mode, str) else _function_name(mode) + (YOURS if _function_name(mode) in PROPOSERS else "")
+        for mode in given
+    ]
     counts, seen = Counter(bases), Counter()
     named: dict[str, ProposerLike] = {}
     for base, mode in zip(bases, given):

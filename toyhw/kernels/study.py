@@ -8,6 +8,7 @@ changed since (a cached row would then be stale without any sign); races name th
 numpy is imported only where an array is returned: `python -m toyhw fastp` runs on plain lists and starts as quickly as
 the lecture's script.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -211,8 +212,10 @@ def fastp_curves(
     metrics.check_p("p", p)
     check_rounds("max_rounds", max_rounds)
     grid = sorted({r for r in CURVE_ROUNDS if r <= max_rounds} | {max_rounds})
-    return {name: (grid, [metrics.fast_p(_speedups(task_seed, n_tasks, mode, r), p) for r in grid])
-            for name, mode in named.items()}
+    return {
+        name: (grid, [metrics.fast_p(_speedups(task_seed, n_tasks, mode, r), p) for r in grid])
+        for name, mode in named.items()
+    }
 
 
 def check_table(table: Table, ps: Sequence[float] = ()) -> list[int]:
@@ -222,8 +225,10 @@ def check_table(table: Table, ps: Sequence[float] = ()) -> list[int]:
     empty one) would otherwise fail with a bare KeyError or StopIteration far from the cause.
     """
     if not isinstance(table, Mapping) or not table:
-        raise ValueError(f"table = {table!r} is not allowed; give a non-empty feedback table "
-                         "(table[mode][rounds][p], as feedback_table returns)")
+        raise ValueError(
+            f"table = {table!r} is not allowed; give a non-empty feedback table "
+            "(table[mode][rounds][p], as feedback_table returns)"
+        )
     rounds: list[int] = []
     for mode, row in table.items():
         if not isinstance(row, Mapping) or not row:
@@ -231,13 +236,16 @@ def check_table(table: Table, ps: Sequence[float] = ()) -> list[int]:
         if not rounds:
             rounds = list(row)
         elif list(row) != rounds:
-            raise ValueError(f"table[{mode!r}] has the round counts {list(row)}, the first row {rounds}; every row "
-                             "needs the same ones")
+            raise ValueError(
+                f"table[{mode!r}] has the round counts {list(row)}, the first row {rounds}; every row "
+                "needs the same ones"
+            )
         for r, cell in row.items():
             missing = [p for p in ps if not isinstance(cell, Mapping) or p not in cell]
             if missing:
-                raise ValueError(f"table[{mode!r}][{r!r}] has no fast_p for p = {missing[0]!r}; build the table with "
-                                 f"ps={tuple(ps)}")
+                raise ValueError(
+                    f"table[{mode!r}][{r!r}] has no fast_p for p = {missing[0]!r}; build the table with ps={tuple(ps)}"
+                )
     return rounds
 
 

@@ -8,6 +8,7 @@ result is the figure the plot function would draw for the new values (tests/test
 and the plot functions stay the one place where the figure's look is decided: this module takes the look from the
 artists they made.
 """
+
 from __future__ import annotations
 
 from typing import Sequence
@@ -24,8 +25,9 @@ def _spans(ax: Axes, bars: Sequence[BarContainer]) -> list[Rectangle]:
     return [patch for patch in ax.patches if id(patch) not in in_bars]
 
 
-def update_bars(ax: Axes, values: Sequence[Sequence[float]], labels: Sequence[str], shaded: Sequence[bool],
-                **tick_kw: object) -> bool:
+def update_bars(
+    ax: Axes, values: Sequence[Sequence[float]], labels: Sequence[str], shaded: Sequence[bool], **tick_kw: object
+) -> bool:
     """Set the bar series of `ax` to `values` (one list per series, one value per category), its category tick labels
     to `labels` (with `tick_kw`, as the plot function set them), and shade the categories where `shaded` is true.
 
@@ -50,14 +52,22 @@ def update_bars(ax: Axes, values: Sequence[Sequence[float]], labels: Sequence[st
     for container, series in zip(bars, values):
         for patch, value in zip(container, series):
             set_value(patch, value)
-    for span in spans[len(wanted):]:
+    for span in spans[len(wanted) :]:
         span.remove()
     for span, i in zip(spans, wanted):
         set_place(span, i - 0.5)
-    look = {"facecolor": spans[0].get_facecolor(), "edgecolor": spans[0].get_edgecolor(),
-            "linewidth": spans[0].get_linewidth(), "zorder": spans[0].get_zorder()} if spans else {}
+    look = (
+        {
+            "facecolor": spans[0].get_facecolor(),
+            "edgecolor": spans[0].get_edgecolor(),
+            "linewidth": spans[0].get_linewidth(),
+            "zorder": spans[0].get_zorder(),
+        }
+        if spans
+        else {}
+    )
     add_span = ax.axhspan if horizontal else ax.axvspan
-    for i in wanted[len(spans):]:
+    for i in wanted[len(spans) :]:
         add_span(i - 0.5, i + 0.5, **look)
     set_ticks = ax.set_yticks if horizontal else ax.set_xticks
     set_ticks(range(n), labels, **tick_kw)

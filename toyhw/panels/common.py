@@ -1,4 +1,5 @@
 """What every panel shares: a redraw that never half-draws, and controls that fire on release."""
+
 from __future__ import annotations
 
 from typing import Callable, Optional

@@ -6,6 +6,7 @@ variants are the ones shown, only the curves' data, the x range and the title ch
 `toyhw.plots.evolution.score_vs_programs` made leaves their look to it (tests/test_panels_live.py compares the pixels
 with a new figure).
 """
+
 from __future__ import annotations
 
 from typing import Sequence
@@ -22,9 +23,12 @@ def update_score_curves(ax: Axes, study: AblationStudy, chosen: Sequence[str], b
     changing nothing, unless it shows exactly `chosen` in that order (a band and a median line each, then the oracle
     and the 1.0 lines), so that the caller re-plots."""
     bands, lines = ax.collections, ax.lines
-    if (len(bands) != len(chosen) or len(lines) != len(chosen) + 2
-            or not all(isinstance(b, FillBetweenPolyCollection) for b in bands)
-            or [line.get_label() for line in lines[:len(chosen)]] != list(chosen)):
+    if (
+        len(bands) != len(chosen)
+        or len(lines) != len(chosen) + 2
+        or not all(isinstance(b, FillBetweenPolyCollection) for b in bands)
+        or [line.get_label() for line in lines[: len(chosen)]] != list(chosen)
+    ):
         return False
     x = np.arange(1, budget + 1)
     for name, band, line in zip(chosen, bands, lines):

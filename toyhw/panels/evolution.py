@@ -4,6 +4,7 @@ The ablation panel never recomputes: every variant x seed runs once at the full 
 the stored histories, so moving the budget or the number of seeds redraws at plotting speed. Each figure is a view
 (toyhw.panels.live): the notebook's static figure and the live panel share its code; the panel keeps its figure.
 """
+
 from __future__ import annotations
 
 import html
@@ -38,8 +39,11 @@ def full_study(progress: Optional[sweep.Progress] = None, workers: Optional[int]
     run), with `progress` called after each; later calls, and every redraw of the panels, only read the kept study.
     """
     if not _FULL_STUDY:
-        _FULL_STUDY.append(sweep.ablation_study(variants.available(), ablations.SEEDS, ablations.BUDGET, workers=workers,
-                                       progress=progress))
+        _FULL_STUDY.append(
+            sweep.ablation_study(
+                variants.available(), ablations.SEEDS, ablations.BUDGET, workers=workers, progress=progress
+            )
+        )
     return _FULL_STUDY[0]
 
 
@@ -61,9 +65,11 @@ class AblationView:
         check_int("budget", budget, 1, ablations.BUDGET, "the panel's runs have that many programs")
         check_int("n_seeds", n_seeds, 1, len(ablations.SEEDS), "the panel's runs have that many seeds")
         study = full_study()
-        self.slot.plot((tuple(chosen), budget, n_seeds), lambda ax: evolution_plots.score_vs_programs(
-            study, list(chosen), budget, n_seeds, ax=ax),
-            lambda ax: update_score_curves(ax, study, list(chosen), budget, n_seeds))
+        self.slot.plot(
+            (tuple(chosen), budget, n_seeds),
+            lambda ax: evolution_plots.score_vs_programs(study, list(chosen), budget, n_seeds, ax=ax),
+            lambda ax: update_score_curves(ax, study, list(chosen), budget, n_seeds),
+        )
 
 
 def ablation_figure(chosen: Sequence[str], budget: int, n_seeds: int) -> Figure:
@@ -71,23 +77,27 @@ def ablation_figure(chosen: Sequence[str], budget: int, n_seeds: int) -> Figure:
     return static_figure(AblationView(live=False), lambda view: view.show(chosen, budget, n_seeds))
 
 
-def ablation_panel(chosen: Sequence[str] = variants.LECTURE_VARIANTS, budget: int = ablations.BUDGET,
-                   n_seeds: int = len(ablations.SEEDS)) -> widgets.Widget:
+def ablation_panel(
+    chosen: Sequence[str] = variants.LECTURE_VARIANTS,
+    budget: int = ablations.BUDGET,
+    n_seeds: int = len(ablations.SEEDS),
+) -> widgets.Widget:
     """Return a variant multi-select, a budget slider and a seeds slider above the score-vs-programs plot."""
     names = variants.available()
-    select = widgets.SelectMultiple(options=names, value=tuple(chosen), description=t("panel.variants"),
-                                    rows=len(names))
-    budget_slider = widgets.IntSlider(value=budget, min=50, max=ablations.BUDGET, step=50,
-                                      description=t("panel.budget"),
-                                      continuous_update=False)
-    seeds_slider = widgets.IntSlider(value=n_seeds, min=1, max=len(ablations.SEEDS), description=t("panel.seeds"),
-                                     continuous_update=False)
+    select = widgets.SelectMultiple(
+        options=names, value=tuple(chosen), description=t("panel.variants"), rows=len(names)
+    )
+    budget_slider = widgets.IntSlider(
+        value=budget, min=50, max=ablations.BUDGET, step=50, description=t("panel.budget"), continuous_update=False
+    )
+    seeds_slider = widgets.IntSlider(
+        value=n_seeds, min=1, max=len(ablations.SEEDS), description=t("panel.seeds"), continuous_update=False
+    )
     out = output_area("570px")
     live = LiveFigure(AblationView)
 
     def update() -> None:
-        redraw(out, lambda: live.output(
-            lambda view: view.show(select.value, budget_slider.value, seeds_slider.value)))
+        redraw(out, lambda: live.output(lambda view: view.show(select.value, budget_slider.value, seeds_slider.value)))
 
     connect([select, budget_slider, seeds_slider], update)
     update()
@@ -117,10 +127,16 @@ class TargetingView:
         stuck = [r.vs_best > STUCK for r in order]
         ratios = [[r.vs_roofline for r in order], [r.vs_best for r in order]]
         shares = [target_shares([getattr(r, key) for r in order]) for key in ("vs_roofline", "vs_best")]
-        self.left.plot((seed, budget), lambda ax: evolution_plots.feedback_bars(t.rows, ax=ax),
-                       lambda ax: update_bars(ax, ratios, labels, stuck))
-        self.right.plot((seed, budget), lambda ax: evolution_plots.target_weights(t.rows, ax=ax),
-                        lambda ax: update_bars(ax, shares, labels, stuck))
+        self.left.plot(
+            (seed, budget),
+            lambda ax: evolution_plots.feedback_bars(t.rows, ax=ax),
+            lambda ax: update_bars(ax, ratios, labels, stuck),
+        )
+        self.right.plot(
+            (seed, budget),
+            lambda ax: evolution_plots.target_weights(t.rows, ax=ax),
+            lambda ax: update_bars(ax, shares, labels, stuck),
+        )
         self.figure.suptitle(f"Seed {seed}, after {budget} programs")
 
 
@@ -132,9 +148,9 @@ def feedback_figure(seed: int, budget: int) -> Figure:
 def feedback_panel(seed: int = 0, budget: int = 300) -> widgets.Widget:
     """Return seed and budget controls above the per-shape feedback figure."""
     seed_box = widgets.BoundedIntText(value=seed, min=0, max=10**6, description=t("panel.seed"))
-    budget_slider = widgets.IntSlider(value=budget, min=50, max=ablations.BUDGET, step=50,
-                                      description=t("panel.budget"),
-                                      continuous_update=False)
+    budget_slider = widgets.IntSlider(
+        value=budget, min=50, max=ablations.BUDGET, step=50, description=t("panel.budget"), continuous_update=False
+    )
     out = output_area("1060px")
     live = LiveFigure(TargetingView)
 
@@ -169,18 +185,29 @@ def branches_figure(seed: int, budget: int) -> Figure:
 def describe_latent(row: branch_check.BranchRow) -> str:
     """Return an HTML card: a final-database program with a latent bad branch, the check's message, a crash."""
     setting = t("latent.on") if row.check else t("latent.off")
-    best = ("<br>" + (t("latent.best_bad") if row.best_has_bad_branch else t("latent.best_clean"))
-            if row.example is not None else "")
+    best = (
+        "<br>" + (t("latent.best_bad") if row.best_has_bad_branch else t("latent.best_clean"))
+        if row.example is not None
+        else ""
+    )
     if row.example is None:
-        return t("latent.none", setting=setting, seed=row.seed) + (t("latent.none_refused") if row.check else
-                                                                   t("latent.none_end"))
+        return t("latent.none", setting=setting, seed=row.seed) + (
+            t("latent.none_refused") if row.check else t("latent.none_end")
+        )
     program = simplify(row.example)
     problems = "<br>".join(html.escape(p.message()) for p in static_check(render(program))[1])
     crash = branch_check.crashes(program, ablations.context().new)
-    first = (t("latent.crash", crashes=len(crash), shape=html.escape(crash[0].shape.label()), line=crash[0].line)
-             if crash else t("latent.no_crash"))
-    return (t("latent.head", setting=setting, seed=row.seed) + f"<pre>{html.escape(render(program))}</pre>"
-            + t("latent.static") + f"<br>{problems}<br>{first}{best}")
+    first = (
+        t("latent.crash", crashes=len(crash), shape=html.escape(crash[0].shape.label()), line=crash[0].line)
+        if crash
+        else t("latent.no_crash")
+    )
+    return (
+        t("latent.head", setting=setting, seed=row.seed)
+        + f"<pre>{html.escape(render(program))}</pre>"
+        + t("latent.static")
+        + f"<br>{problems}<br>{first}{best}"
+    )
 
 
 def branches_panel(seed: int = 0, budget: int = ablations.BUDGET) -> widgets.Widget:
@@ -190,11 +217,14 @@ def branches_panel(seed: int = 0, budget: int = ablations.BUDGET) -> widgets.Wid
     switching the check only changes which run's program is shown.
     """
     seed_box = widgets.BoundedIntText(value=seed, min=0, max=10**6, description=t("panel.seed"))
-    budget_slider = widgets.IntSlider(value=budget, min=100, max=ablations.BUDGET, step=100,
-                                      description=t("panel.budget"),
-                                      continuous_update=False)
-    check = widgets.ToggleButtons(options=[(t("panel.check_off"), False), (t("panel.check_on"), True)], value=False,
-                                  description=t("panel.branch_check"))
+    budget_slider = widgets.IntSlider(
+        value=budget, min=100, max=ablations.BUDGET, step=100, description=t("panel.budget"), continuous_update=False
+    )
+    check = widgets.ToggleButtons(
+        options=[(t("panel.check_off"), False), (t("panel.check_on"), True)],
+        value=False,
+        description=t("panel.branch_check"),
+    )
     out = output_area("480px")
     live = LiveFigure(BranchesView)
     card = widgets.HTML()

@@ -3,6 +3,7 @@
 Each figure is a view (toyhw.panels.live): the notebook's static figure and the live panel draw the same content with
 the same code; the panel keeps its figure and re-plots only the Axes a move changed.
 """
+
 from __future__ import annotations
 
 import html
@@ -26,8 +27,9 @@ P_GRID = [round(0.05 * i, 2) for i in range(61)]  # 0 .. 3 in steps of 0.05
 
 
 def _p_slider(value: float) -> widgets.FloatSlider:
-    return widgets.FloatSlider(value=value, min=0.0, max=3.0, step=0.1, description=t("panel.p"),
-                               continuous_update=False)
+    return widgets.FloatSlider(
+        value=value, min=0.0, max=3.0, step=0.1, description=t("panel.p"), continuous_update=False
+    )
 
 
 class OneShotView:
@@ -44,8 +46,10 @@ class OneShotView:
         """Draw the benchmark (`task_seed`, `n_tasks`) with fast_p marked at `p`; moving p re-plots the right only."""
         report = study.one_shot(task_seed, n_tasks)
         self.left.plot((task_seed, n_tasks), lambda ax: fastp_plots.outcome_breakdown(report, ax=ax))
-        self.right.plot((task_seed, n_tasks, p),
-                        lambda ax: fastp_plots.fastp_vs_p({"one-shot": report.speedups()}, P_GRID, ax=ax, mark_p=p))
+        self.right.plot(
+            (task_seed, n_tasks, p),
+            lambda ax: fastp_plots.fastp_vs_p({"one-shot": report.speedups()}, P_GRID, ax=ax, mark_p=p),
+        )
 
 
 def one_shot_figure(task_seed: int, n_tasks: int, p: float) -> Figure:
@@ -53,12 +57,14 @@ def one_shot_figure(task_seed: int, n_tasks: int, p: float) -> Figure:
     return static_figure(OneShotView(live=False), lambda view: view.show(task_seed, n_tasks, p))
 
 
-def one_shot_panel(task_seed: int = study.LECTURE_TASK_SEED, n_tasks: int = study.LECTURE_N_TASKS,
-                   p: float = 1.0) -> widgets.Widget:
+def one_shot_panel(
+    task_seed: int = study.LECTURE_TASK_SEED, n_tasks: int = study.LECTURE_N_TASKS, p: float = 1.0
+) -> widgets.Widget:
     """Return sliders for task seed, number of tasks and p above the one-shot figure."""
     seed = widgets.BoundedIntText(value=task_seed, min=0, max=10**9, description=t("panel.task_seed"))
-    count = widgets.IntSlider(value=n_tasks, min=10, max=1000, step=10, description=t("panel.tasks"),
-                              continuous_update=False)
+    count = widgets.IntSlider(
+        value=n_tasks, min=10, max=1000, step=10, description=t("panel.tasks"), continuous_update=False
+    )
     p_slider = _p_slider(p)
     out = output_area("380px")
     live = LiveFigure(OneShotView)
@@ -74,25 +80,39 @@ def one_shot_panel(task_seed: int = study.LECTURE_TASK_SEED, n_tasks: int = stud
 def describe_kernel(kernel: study.OneShotKernel) -> str:
     """Return an HTML card: the task's hidden traits, the one-shot config, what the run said, the speedup."""
     task, fb = kernel.task, kernel.feedback
-    said = (t("card.ok", time=fb.time, baseline=knobs.baseline_time(task), bottleneck=fb.bottleneck) if fb.ok
-            else t("card.failed", status=fb.status, message=labels.failure_message(fb, kernel.config), cause=fb.cause))
+    said = (
+        t("card.ok", time=fb.time, baseline=knobs.baseline_time(task), bottleneck=fb.bottleneck)
+        if fb.ok
+        else t("card.failed", status=fb.status, message=labels.failure_message(fb, kernel.config), cause=fb.cause)
+    )
     rows = [
-        (t("card.traits"), t("card.traits_value", memory_bound=task.memory_bound, best_tile=task.best_tile, n=task.n,
-                             fusable=t("card.yes") if task.fusable else t("card.no"))),
+        (
+            t("card.traits"),
+            t(
+                "card.traits_value",
+                memory_bound=task.memory_bound,
+                best_tile=task.best_tile,
+                n=task.n,
+                fusable=t("card.yes") if task.fusable else t("card.no"),
+            ),
+        ),
         (t("card.config"), ", ".join(f"{k} = {v}" for k, v in kernel.config.as_dict().items())),
         (t("card.said"), said),
         (t("card.speedup"), f"{kernel.speedup:.3f}" + (t("card.failed_zero") if not fb.ok else "")),
     ]
-    body = "".join(f"<tr><th style='text-align:left;padding-right:1em'>{html.escape(k)}</th>"
-                   f"<td style='text-align:left'>{html.escape(v)}</td></tr>" for k, v in rows)
+    body = "".join(
+        f"<tr><th style='text-align:left;padding-right:1em'>{html.escape(k)}</th>"
+        f"<td style='text-align:left'>{html.escape(v)}</td></tr>"
+        for k, v in rows
+    )
     return f"<b>{html.escape(t('card.task', index=kernel.index))}</b><table>{body}</table>"
 
 
-def task_explorer_panel(task_seed: int = study.LECTURE_TASK_SEED,
-                        n_tasks: int = study.LECTURE_N_TASKS) -> widgets.Widget:
+def task_explorer_panel(
+    task_seed: int = study.LECTURE_TASK_SEED, n_tasks: int = study.LECTURE_N_TASKS
+) -> widgets.Widget:
     """Return a task slider above a card showing that task's hidden traits, one-shot config and run feedback."""
-    index = widgets.IntSlider(value=0, min=0, max=n_tasks - 1, description=t("panel.task"),
-                              continuous_update=False)
+    index = widgets.IntSlider(value=0, min=0, max=n_tasks - 1, description=t("panel.task"), continuous_update=False)
     card = widgets.HTML()
 
     def update() -> None:
@@ -112,14 +132,22 @@ class FeedbackView:
         self.figure = new_figure(self.FIGSIZE, live, self.DPI)
         self.slot = Slot(self.figure.subplots())
 
-    def show(self, curves: Mapping[str, tuple[Sequence[int], Sequence[float]]], p: float, ceiling: float,
-             key: object = None) -> None:
+    def show(
+        self, curves: Mapping[str, tuple[Sequence[int], Sequence[float]]], p: float, ceiling: float, key: object = None
+    ) -> None:
         """Draw `curves` (study.fastp_curves) at `p`; `key` names them (None: always draw)."""
-        self.slot.plot(object() if key is None else key, lambda ax: fastp_plots.fastp_vs_rounds(
-            curves, p, ax=ax, ceiling=ceiling))
+        self.slot.plot(
+            object() if key is None else key, lambda ax: fastp_plots.fastp_vs_rounds(curves, p, ax=ax, ceiling=ceiling)
+        )
 
 
-def feedback_figure(modes: Competitors, max_rounds: int, p: float, task_seed: int = study.LECTURE_TASK_SEED, n_tasks: int = study.LECTURE_N_TASKS) -> Figure:
+def feedback_figure(
+    modes: Competitors,
+    max_rounds: int,
+    p: float,
+    task_seed: int = study.LECTURE_TASK_SEED,
+    n_tasks: int = study.LECTURE_N_TASKS,
+) -> Figure:
     """Return fast_p against rounds for the chosen modes."""
     if not modes:
         raise ValueError(t("panel.no_modes"))
@@ -151,25 +179,32 @@ class PanelRace:
             self._kept[name, rounds] = study.iterative_speedups(self.task_seed, self.n_tasks, mode, rounds)
         return self._kept[name, rounds]
 
-    def curves(self, modes: Mapping[str, ProposerLike], p: float,
-               max_rounds: int) -> dict[str, tuple[list[int], list[float]]]:
+    def curves(
+        self, modes: Mapping[str, ProposerLike], p: float, max_rounds: int
+    ) -> dict[str, tuple[list[int], list[float]]]:
         """Return what `study.fastp_curves(modes, p, max_rounds, ...)` returns (checked the same way)."""
         named = race.competitors(modes)
         metrics.check_p("p", p)
         check_rounds("max_rounds", max_rounds)
         grid = sorted({r for r in study.CURVE_ROUNDS if r <= max_rounds} | {max_rounds})
-        return {name: (grid, [metrics.fast_p(self.speedups(name, mode, r), p) for r in grid])
-                for name, mode in named.items()}
+        return {
+            name: (grid, [metrics.fast_p(self.speedups(name, mode, r), p) for r in grid])
+            for name, mode in named.items()
+        }
 
     def ceiling(self, p: float) -> float:
         """Return fast_p of every task at its best config: the line no search can pass."""
         return metrics.fast_p(study.best_possible_speedups(self.task_seed, self.n_tasks), p)
 
 
-def feedback_panel(modes: Sequence[str] = tuple(PROPOSERS.available()), max_rounds: int = 50, p: float = 1.0,
-                   extra: Optional[Mapping[str, ProposerLike]] = None,
-                   task_seed: int = study.LECTURE_TASK_SEED,
-                   n_tasks: int = study.LECTURE_N_TASKS) -> widgets.Widget:
+def feedback_panel(
+    modes: Sequence[str] = tuple(PROPOSERS.available()),
+    max_rounds: int = 50,
+    p: float = 1.0,
+    extra: Optional[Mapping[str, ProposerLike]] = None,
+    task_seed: int = study.LECTURE_TASK_SEED,
+    n_tasks: int = study.LECTURE_N_TASKS,
+) -> widgets.Widget:
     """Return the feedback-loop race: pick modes (and your own proposers in `extra`, {name: proposer}), rounds and p.
 
     A name in `extra` that is a built-in mode's is shown as "name (yours)" (toyhw.kernels.race): the built-in stays.
@@ -182,11 +217,15 @@ def feedback_panel(modes: Sequence[str] = tuple(PROPOSERS.available()), max_roun
     # (label, name) for every option: the script's row labels in Chinese, the names themselves in English. All pairs,
     # never a mix of pairs and plain names, which ipywidgets would read as plain values.
     options = [(labels.mode_label(name), name) for name in names]
-    select = widgets.SelectMultiple(options=options,
-                                    value=tuple(m for m in modes if m in proposers) + tuple(yours),
-                                    description=t("panel.modes"), rows=len(names))
-    rounds = widgets.IntSlider(value=max_rounds, min=1, max=200, description=t("panel.max_rounds"),
-                               continuous_update=False)
+    select = widgets.SelectMultiple(
+        options=options,
+        value=tuple(m for m in modes if m in proposers) + tuple(yours),
+        description=t("panel.modes"),
+        rows=len(names),
+    )
+    rounds = widgets.IntSlider(
+        value=max_rounds, min=1, max=200, description=t("panel.max_rounds"), continuous_update=False
+    )
     p_slider = _p_slider(p)
     out = output_area("530px")
     numbers = PanelRace(task_seed, n_tasks)
@@ -197,8 +236,12 @@ def feedback_panel(modes: Sequence[str] = tuple(PROPOSERS.available()), max_roun
             raise ValueError(t("panel.no_modes"))
         chosen = {name: proposers[name] for name in select.value}
         curves = numbers.curves(chosen, p_slider.value, rounds.value)
-        view.show(curves, p_slider.value, numbers.ceiling(p_slider.value),
-                  key=(tuple(select.value), rounds.value, p_slider.value))
+        view.show(
+            curves,
+            p_slider.value,
+            numbers.ceiling(p_slider.value),
+            key=(tuple(select.value), rounds.value, p_slider.value),
+        )
 
     def update() -> None:
         redraw(out, lambda: live.output(show))

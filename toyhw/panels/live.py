@@ -18,6 +18,7 @@ A view's `show(...)` draws one state into the figure's Axes; the static figure o
 the inline backend displays it) and the live panel call the same `show`, so both show the same content. A live figure
 drawn through a sequence of states equals one built afresh for the last state (tests/test_panels_live.py).
 """
+
 from __future__ import annotations
 
 import base64
@@ -103,8 +104,7 @@ class Slot:
         self.ax = ax
         self.key: Any = _UNSET
 
-    def plot(self, key: Any, draw: Callable[[Axes], Any],
-             update: Optional[Callable[[Axes], bool]] = None) -> bool:
+    def plot(self, key: Any, draw: Callable[[Axes], Any], update: Optional[Callable[[Axes], bool]] = None) -> bool:
         """Draw with `draw(ax)` into the emptied Axes unless it already shows `key`; return whether it changed.
 
         `update(ax)`, if given, is tried first when the Axes already shows something: it changes the artists in place
@@ -141,8 +141,10 @@ def png_output(fig: Figure) -> dict:
     image.save(buffer, format="png", compress_level=PNG_COMPRESS_LEVEL)
     return {
         "output_type": "display_data",
-        "data": {"image/png": base64.b64encode(buffer.getvalue()).decode("ascii"),
-                 "text/plain": f"<Figure size {width}x{height} with {len(fig.axes)} Axes>"},
+        "data": {
+            "image/png": base64.b64encode(buffer.getvalue()).decode("ascii"),
+            "text/plain": f"<Figure size {width}x{height} with {len(fig.axes)} Axes>",
+        },
         "metadata": {},
     }
 

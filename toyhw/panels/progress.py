@@ -1,4 +1,5 @@
 """A progress bar for long sweeps in notebooks (the terminal one is `toyhw.evolve.experiments.sweep.terminal_progress`)."""
+
 from __future__ import annotations
 
 from IPython.display import Markdown, display

@@ -5,6 +5,7 @@ its room from the Axes and has to be removed and made again), the ticks and a le
 from `toyhw.plots.gemm.tile_cells` as the plot function draws, set on the artists it made (tests/test_panels_live.py
 compares the pixels with a new figure).
 """
+
 from __future__ import annotations
 
 from matplotlib.axes import Axes
@@ -14,8 +15,9 @@ from toyhw.gemm.time_table import TimeTable
 from toyhw.plots import gemm as gemm_plots
 
 
-def update_tile_map(ax: Axes, table: TimeTable, shape: Shape, block_k: int, num_warps: int, num_stages: int,
-                    split_k: int) -> bool:
+def update_tile_map(
+    ax: Axes, table: TimeTable, shape: Shape, block_k: int, num_warps: int, num_stages: int, split_k: int
+) -> bool:
     """Show the tile map of these fields on the Axes `gemm_plots.tile_map` drew; return False, changing nothing, when
     `ax` does not hold one image and one text per cell (the caller then re-plots)."""
     speed, cells = gemm_plots.tile_cells(table, shape, block_k, num_warps, num_stages, split_k)

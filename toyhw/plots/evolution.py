@@ -1,4 +1,5 @@
 """Plots of lecture 14: score against proposed programs per variant, the best program's lineage, per-shape feedback."""
+
 from __future__ import annotations
 
 from typing import Optional, Sequence
@@ -17,9 +18,15 @@ from toyhw.plots import style
 from toyhw.plots.lineage import lineage  # noqa: F401 - notebook 04 calls it from here
 from toyhw.plots.style import finish, legend_below, new_axes, variant_color
 
+
 @style.plot(counts=("x",))
-def score_vs_programs(study: AblationStudy, variants: Sequence[str], budget: Optional[int] = None,
-                      n_seeds: Optional[int] = None, ax: Optional[Axes] = None) -> Axes:
+def score_vs_programs(
+    study: AblationStudy,
+    variants: Sequence[str],
+    budget: Optional[int] = None,
+    n_seeds: Optional[int] = None,
+    ax: Optional[Axes] = None,
+) -> Axes:
     """Return best-so-far score against proposed programs: median line and min-max band per variant, oracle line.
 
     Each variant has its palette colour whichever variants are shown. The right axis reads the same curves as the share of the oracle's headroom captured,
@@ -42,13 +49,13 @@ def score_vs_programs(study: AblationStudy, variants: Sequence[str], budget: Opt
     ax.set_xlim(1, budget)
     ax.set_ylim(0.99, oracle + 0.01)
     style.integer_ticks(ax, "x")
-    share = ax.secondary_yaxis("right", functions=(lambda s: headroom_share(s, oracle) * 100,
-                                                   lambda p: 1 + p / 100 * (oracle - 1)))
+    share = ax.secondary_yaxis(
+        "right", functions=(lambda s: headroom_share(s, oracle) * 100, lambda p: 1 + p / 100 * (oracle - 1))
+    )
     share.set_ylabel("share of the oracle's headroom (%)")
     shown = study.seeds[:n_seeds]
     over = f"seed {shown[0]}" if len(shown) == 1 else f"median and min-max over seeds {', '.join(map(str, shown))}"
-    finish(ax, f"Best score so far ({over})", "proposed programs",
-           "geomean speedup over the expert (train)")
+    finish(ax, f"Best score so far ({over})", "proposed programs", "geomean speedup over the expert (train)")
     legend_below(ax, ncol=4)
     return ax
 
@@ -87,14 +94,29 @@ def feedback_bars(rows: Sequence[ShapeFeedback], ax: Optional[Axes] = None) -> A
     """Return vs_roofline and vs_best per training shape (sorted by vs_roofline, top down); stuck shapes shaded."""
     ax = new_axes(ax, figsize=_shapes_figsize(rows))
     order, y = _shape_rows(ax, rows)
-    ax.barh(y - 0.18, [r.vs_roofline for r in order], 0.36, color=style.FEEDBACK_COLORS["vs_roofline"],
-            label="vs_roofline = roofline / time")
-    ax.barh(y + 0.18, [r.vs_best for r in order], 0.36, color=style.FEEDBACK_COLORS["vs_best"],
-            label="vs_best = best seen / time")
+    ax.barh(
+        y - 0.18,
+        [r.vs_roofline for r in order],
+        0.36,
+        color=style.FEEDBACK_COLORS["vs_roofline"],
+        label="vs_roofline = roofline / time",
+    )
+    ax.barh(
+        y + 0.18,
+        [r.vs_best for r in order],
+        0.36,
+        color=style.FEEDBACK_COLORS["vs_best"],
+        label="vs_best = best seen / time",
+    )
     ax.set_xlim(0, 1.05)
     handles = ax.get_legend_handles_labels()[0] + [_stuck_patch(f"stuck: vs_best > {STUCK}, no known improvement")]
-    finish(ax, "Per-shape feedback on the best program\n(sorted by vs_roofline; grey: stuck)",
-           "ratio (1 = at the reference)", _shape_label(ax), legend=False)
+    finish(
+        ax,
+        "Per-shape feedback on the best program\n(sorted by vs_roofline; grey: stuck)",
+        "ratio (1 = at the reference)",
+        _shape_label(ax),
+        legend=False,
+    )
     legend_below(ax, handles=handles, ncol=2)
     return ax
 
@@ -109,11 +131,21 @@ def target_weights(rows: Sequence[ShapeFeedback], ax: Optional[Axes] = None) -> 
     ax = new_axes(ax, figsize=_shapes_figsize(rows))
     order, y = _shape_rows(ax, rows)
     for offset, key in ((-0.2, "vs_roofline"), (0.2, "vs_best")):
-        ax.barh(y + offset, target_shares([getattr(r, key) for r in order]), 0.36, color=style.FEEDBACK_COLORS[key], label=f"weighted by {key}")
+        ax.barh(
+            y + offset,
+            target_shares([getattr(r, key) for r in order]),
+            0.36,
+            color=style.FEEDBACK_COLORS[key],
+            label=f"weighted by {key}",
+        )
     handles = ax.get_legend_handles_labels()[0] + [_stuck_patch(f"stuck: vs_best > {STUCK}")]
-    finish(ax, "Target-draw weights on one program:\nshare of the draw per shape (grey: stuck)",
-           "share of the target draw (this program's weights)",
-           _shape_label(ax), legend=False)
+    finish(
+        ax,
+        "Target-draw weights on one program:\nshare of the draw per shape (grey: stuck)",
+        "share of the target draw (this program's weights)",
+        _shape_label(ax),
+        legend=False,
+    )
     legend_below(ax, handles=handles, ncol=2)
     return ax
 
@@ -124,16 +156,29 @@ def branch_counts(checked: Sequence[BranchRow], unchecked: Sequence[BranchRow], 
     ax = new_axes(ax)
     seeds = [r.seed for r in unchecked]
     x = np.arange(len(seeds))
-    bars = (("added_bad_branch", "added with a bad branch"), ("db_bad_branch", "in the final database with one"),
-            ("crash_new_shapes", "crash on a new shape"))
+    bars = (
+        ("added_bad_branch", "added with a bad branch"),
+        ("db_bad_branch", "in the final database with one"),
+        ("crash_new_shapes", "crash on a new shape"),
+    )
     for k, (field, label) in enumerate(bars):
-        ax.bar(x - 0.2 + 0.2 * k, [getattr(r, field) for r in unchecked], 0.2,
-               color=style.BRANCH_COUNT_COLORS[field], label=f"no check: {label}")
+        ax.bar(
+            x - 0.2 + 0.2 * k,
+            [getattr(r, field) for r in unchecked],
+            0.2,
+            color=style.BRANCH_COUNT_COLORS[field],
+            label=f"no check: {label}",
+        )
     total = sum(getattr(r, f) for r in checked for f, _ in bars)
     ax.set_xticks(x, [str(s) for s in seeds])
     style.integer_ticks(ax, "y")
-    finish(ax, f"Latent bad branches without the branch check (with it: {total} in all seeds)", "seed", "programs",
-           legend=False)
+    finish(
+        ax,
+        f"Latent bad branches without the branch check (with it: {total} in all seeds)",
+        "seed",
+        "programs",
+        legend=False,
+    )
     legend_below(ax, ncol=2)
     return ax
 
@@ -142,20 +187,33 @@ def branch_counts(checked: Sequence[BranchRow], unchecked: Sequence[BranchRow], 
 def branch_compare(unchecked: BranchRow, checked: BranchRow, ax: Optional[Axes] = None) -> Axes:
     """Return one seed's demo-3 counts side by side for the run without and with the branch check."""
     ax = new_axes(ax)
-    fields = (("added_bad_branch", "added with\na bad branch"), ("db_bad_branch", "in the final\ndatabase with one"),
-              ("crash_new_shapes", "crash on a\nnew shape"))
+    fields = (
+        ("added_bad_branch", "added with\na bad branch"),
+        ("db_bad_branch", "in the final\ndatabase with one"),
+        ("crash_new_shapes", "crash on a\nnew shape"),
+    )
     x = np.arange(len(fields))
     for offset, row, setting in ((-0.2, unchecked, "off"), (0.2, checked, "on")):
         values = [getattr(row, f) for f, _ in fields]
-        ax.bar(x + offset, values, 0.4, color=style.BRANCH_CHECK_COLORS[setting],
-               label=f"branch check {setting} ({row.added} programs added)")
+        ax.bar(
+            x + offset,
+            values,
+            0.4,
+            color=style.BRANCH_CHECK_COLORS[setting],
+            label=f"branch check {setting} ({row.added} programs added)",
+        )
         for xi, v in zip(x + offset, values):
             ax.text(xi, v, str(v), ha="center", va="bottom", fontsize="small")
     ax.set_xticks(x, [label for _, label in fields])
     ax.margins(y=0.12)
     style.integer_ticks(ax, "y")
-    finish(ax, f"Seed {unchecked.seed}, branch check off against on:\nprograms with a branch that cannot launch",
-           "what is counted", "programs", legend=False)
+    finish(
+        ax,
+        f"Seed {unchecked.seed}, branch check off against on:\nprograms with a branch that cannot launch",
+        "what is counted",
+        "programs",
+        legend=False,
+    )
     legend_below(ax, ncol=2)
     return ax
 
@@ -174,18 +232,37 @@ def cascade_stage1(steps: Sequence, ax: Optional[Axes] = None) -> Axes:
     scored = [s for s in steps if s.stage1 is not None]
     if not scored:
         raise ValueError("no proposal has a stage-1 score (the run has no cascade, or every proposal was rejected)")
-    for label, keep, color in (("passed stage 1 (run on every shape)", lambda s: s.status != "cascade",
-                                style.CASCADE_COLORS["passed"]),
-                               ("cut after stage 1", lambda s: s.status == "cascade", style.CASCADE_COLORS["cut"])):
+    for label, keep, color in (
+        ("passed stage 1 (run on every shape)", lambda s: s.status != "cascade", style.CASCADE_COLORS["passed"]),
+        ("cut after stage 1", lambda s: s.status == "cascade", style.CASCADE_COLORS["cut"]),
+    ):
         chosen = [s for s in scored if keep(s)]
-        ax.plot([s.step for s in chosen], [s.stage1 for s in chosen], "o", ms=3, color=color, alpha=0.7,
-                label=f"{label}: {len(chosen)}")
-    ax.step([s.step for s in scored], [s.bar for s in scored], where="post", color=style.NEUTRALS["dark"], lw=1.2,
-            label="bar: 0.95 x best stage-1 score seen")
+        ax.plot(
+            [s.step for s in chosen],
+            [s.stage1 for s in chosen],
+            "o",
+            ms=3,
+            color=color,
+            alpha=0.7,
+            label=f"{label}: {len(chosen)}",
+        )
+    ax.step(
+        [s.step for s in scored],
+        [s.bar for s in scored],
+        where="post",
+        color=style.NEUTRALS["dark"],
+        lw=1.2,
+        label="bar: 0.95 x best stage-1 score seen",
+    )
     ax.set_ylim(min(s.stage1 for s in scored) - 0.01, max(s.stage1 for s in scored) + 0.01)
     style.integer_ticks(ax, "x")
-    finish(ax, "The cascade: score on every 4th training shape, then all of them only if promising",
-           "proposal", "stage-1 score\n(geomean speedup over the expert)", legend=False)
+    finish(
+        ax,
+        "The cascade: score on every 4th training shape, then all of them only if promising",
+        "proposal",
+        "stage-1 score\n(geomean speedup over the expert)",
+        legend=False,
+    )
     legend_below(ax, ncol=2)  # below: the cut proposals scatter over the whole plot
     return ax
 

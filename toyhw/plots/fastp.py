@@ -1,4 +1,5 @@
 """Plots of lecture 10: one-shot outcomes with their causes, fast_p against p, fast_p against rounds."""
+
 from __future__ import annotations
 
 from typing import Mapping, Optional, Sequence
@@ -14,8 +15,11 @@ from toyhw.plots import style
 from toyhw.plots.style import finish, mode_color, new_axes
 
 OUTCOME_COLORS = style.OUTCOME_COLORS
-CAUSE_STATUS = {"shared_memory_overflow": "compile_error", "vector_width_indivisible": "wrong",
-                "illegal_fusion": "wrong"}
+CAUSE_STATUS = {
+    "shared_memory_overflow": "compile_error",
+    "vector_width_indivisible": "wrong",
+    "illegal_fusion": "wrong",
+}
 
 
 def _mode_style(name: str) -> dict:
@@ -31,8 +35,9 @@ def outcome_breakdown(report: OneShotReport, ax: Optional[Axes] = None) -> Axes:
     causes = report.cause_counts()
     speedups = report.speedups()
     n = report.n_tasks
-    labels = [f"{'compile error' if CAUSE_STATUS[c] == 'compile_error' else 'wrong'}:\n{CAUSE_LABELS[c]}"
-              for c in causes]
+    labels = [
+        f"{'compile error' if CAUSE_STATUS[c] == 'compile_error' else 'wrong'}:\n{CAUSE_LABELS[c]}" for c in causes
+    ]
     shares = [count / n for count in causes.values()]
     colors = [OUTCOME_COLORS[CAUSE_STATUS[c]] for c in causes]
     slow = int(np.count_nonzero((speedups > 0) & (speedups <= 1.0)))
@@ -62,12 +67,21 @@ def fastp_vs_p(
         for name, s in speedups.items():
             value = metrics.fast_p(s, mark_p)
             ax.plot([mark_p], [value], "o", color=mode_color(name))
-            ax.annotate(f"fast_{mark_p:g} = {value:.3f}", (mark_p, value), textcoords="offset points", xytext=(6, 6),
-                        fontsize="small")
+            ax.annotate(
+                f"fast_{mark_p:g} = {value:.3f}",
+                (mark_p, value),
+                textcoords="offset points",
+                xytext=(6, 6),
+                fontsize="small",
+            )
     ax.axvline(1.0, color=style.NEUTRALS["pale"], lw=1)
     ax.set_ylim(0, 1.02)
-    return finish(ax, "fast_p: the share of tasks correct and\nmore than p times faster than PyTorch",
-                  "p (speedup threshold)", "fast_p (share of all tasks)")
+    return finish(
+        ax,
+        "fast_p: the share of tasks correct and\nmore than p times faster than PyTorch",
+        "p (speedup threshold)",
+        "fast_p (share of all tasks)",
+    )
 
 
 @style.plot(counts=("x",))
@@ -93,5 +107,9 @@ def fastp_vs_rounds(
     ax.set_xticks(ticks, [str(t) for t in ticks])
     ax.xaxis.set_minor_locator(NullLocator())  # no unlabelled in-between ticks on the log axis
     ax.set_ylim(0, 1.02)
-    return finish(ax, f"Iterative optimization: fast_{p:g} after each number of rounds", "rounds (log scale)",
-                  f"fast_{p:g} (share of all tasks)")
+    return finish(
+        ax,
+        f"Iterative optimization: fast_{p:g} after each number of rounds",
+        "rounds (log scale)",
+        f"fast_{p:g} (share of all tasks)",
+    )

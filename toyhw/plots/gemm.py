@@ -1,4 +1,5 @@
 """Plots of the GEMM cost model (notebook 03 and its panel): roofline, tile map, waves, padding, best configs."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -19,8 +20,9 @@ from toyhw.plots.validation import TIMING_MARKERS, validation_scatter  # noqa: F
 from toyhw.gemm.shapes import Shape
 from toyhw.gemm.time_table import TimeTable
 
-REASON_HATCH = {kind: (kind[0].upper(), style.LAUNCH_COLORS[kind]) for kind in ("shared memory", "registers",
-                                                                      "warp tiling")}
+REASON_HATCH = {
+    kind: (kind[0].upper(), style.LAUNCH_COLORS[kind]) for kind in ("shared memory", "registers", "warp tiling")
+}
 """Why a config cannot launch -> (the letter on its tile-map cell, its grey)."""
 
 
@@ -34,8 +36,13 @@ def roofline_chart(table: TimeTable, shape_list: list[Shape], ax: Optional[Axes]
     ax = new_axes(ax)
     gpu = table.gpu
     x = np.logspace(-0.2, 4, 200)
-    ax.plot(x, np.minimum(gpu.bf16_flops, x * gpu.hbm_bytes_per_s) / 1e12, color=style.ROOFLINE, lw=1.5,
-            label=f"roofline {gpu.name}")
+    ax.plot(
+        x,
+        np.minimum(gpu.bf16_flops, x * gpu.hbm_bytes_per_s) / 1e12,
+        color=style.ROOFLINE,
+        lw=1.5,
+        label=f"roofline {gpu.name}",
+    )
     names = list(dict.fromkeys(s.name for s in shape_list))
     for name in names:
         group = [s for s in shape_list if s.name == name]
@@ -43,14 +50,24 @@ def roofline_chart(table: TimeTable, shape_list: list[Shape], ax: Optional[Axes]
         color = style.LAYER_COLORS.get(name) or style.extra_color(name)
         ax.scatter(xs, [s.flops() / table.oracle(s)[1] / 1e6 for s in group], color=color, s=22, label=name, zorder=3)
         t_exp = [table.time(expert.expert_config(s), s) for s in group]
-        ax.scatter([xi for xi, t in zip(xs, t_exp) if math.isfinite(t)],
-                   [s.flops() / t / 1e6 for s, t in zip(group, t_exp) if math.isfinite(t)],
-                   facecolors="none", edgecolors=color, s=50, lw=1, zorder=2)
+        ax.scatter(
+            [xi for xi, t in zip(xs, t_exp) if math.isfinite(t)],
+            [s.flops() / t / 1e6 for s, t in zip(group, t_exp) if math.isfinite(t)],
+            facecolors="none",
+            edgecolors=color,
+            s=50,
+            lw=1,
+            zorder=2,
+        )
     ax.scatter([], [], facecolors="none", edgecolors=style.NEUTRALS["grey"], s=50, label="expert (ring)")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    return finish(ax, f"All shapes on {gpu.name}: oracle (dot) and expert (ring)",
-                  "arithmetic intensity 2MNK / bytes (FLOP/byte)", "achieved (TFLOP/s)")
+    return finish(
+        ax,
+        f"All shapes on {gpu.name}: oracle (dot) and expert (ring)",
+        "arithmetic intensity 2MNK / bytes (FLOP/byte)",
+        "achieved (TFLOP/s)",
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,8 +84,9 @@ class TileCell:
     shade: Optional[str]
 
 
-def tile_cells(table: TimeTable, shape: Shape, block_k: int, num_warps: int, num_stages: int,
-               split_k: int) -> tuple[np.ndarray, list[TileCell]]:
+def tile_cells(
+    table: TimeTable, shape: Shape, block_k: int, num_warps: int, num_stages: int, split_k: int
+) -> tuple[np.ndarray, list[TileCell]]:
     """Return the tile map's speeds (oracle time / time, NaN where no config launches; rows BLOCK_M, columns BLOCK_N)
     and its cells in drawing order. One function for the plot and for the panel's in-place update
     (toyhw.panels.tile_map_in_place), so both always show the same cells."""
@@ -82,8 +100,17 @@ def tile_cells(table: TimeTable, shape: Shape, block_k: int, num_warps: int, num
             t = table.time(config, shape)
             if math.isfinite(t):
                 speed[i, j] = best / t
-                cells.append(TileCell(i, j, f"{t:.0f}" if t >= 100 else f"{t:.3g}",
-                                      "white" if best / t < 0.5 else "black", 8, "normal", None))
+                cells.append(
+                    TileCell(
+                        i,
+                        j,
+                        f"{t:.0f}" if t >= 100 else f"{t:.3g}",
+                        "white" if best / t < 0.5 else "black",
+                        8,
+                        "normal",
+                        None,
+                    )
+                )
             else:
                 kind = gemm_config.problem_kind(gemm_config.launch_problem(config, table.gpu))
                 letter, shade = REASON_HATCH[kind]
@@ -92,8 +119,10 @@ def tile_cells(table: TimeTable, shape: Shape, block_k: int, num_warps: int, num
 
 
 def tile_map_title(shape: Shape, block_k: int, num_warps: int, num_stages: int, split_k: int) -> str:
-    return (f"{shape.label()}: time (us) per tile\nBLOCK_K={block_k}, warps={num_warps}, stages={num_stages}, "
-            f"split_k={split_k}")
+    return (
+        f"{shape.label()}: time (us) per tile\nBLOCK_K={block_k}, warps={num_warps}, stages={num_stages}, "
+        f"split_k={split_k}"
+    )
 
 
 TILE_CELL = "tile cell"
@@ -101,16 +130,31 @@ TILE_CELL = "tile cell"
 
 
 @style.plot()
-def tile_map(table: TimeTable, shape: Shape, block_k: int, num_warps: int, num_stages: int, split_k: int,
-             ax: Optional[Axes] = None) -> Axes:
+def tile_map(
+    table: TimeTable,
+    shape: Shape,
+    block_k: int,
+    num_warps: int,
+    num_stages: int,
+    split_k: int,
+    ax: Optional[Axes] = None,
+) -> Axes:
     """Plot time over (BLOCK_M, BLOCK_N) for the other fields fixed; unlaunchable cells lettered by reason."""
     ax = new_axes(ax)
     speed, cells = tile_cells(table, shape, block_k, num_warps, num_stages, split_k)
     for cell in cells:
         if cell.shade is not None:
             ax.add_patch(tile_cell_shade(cell.i, cell.j, cell.shade))
-        ax.text(cell.j, cell.i, cell.text, ha="center", va="center", fontsize=cell.fontsize, color=cell.color,
-                weight=cell.weight)
+        ax.text(
+            cell.j,
+            cell.i,
+            cell.text,
+            ha="center",
+            va="center",
+            fontsize=cell.fontsize,
+            color=cell.color,
+            weight=cell.weight,
+        )
     image = ax.imshow(speed, cmap="viridis", norm=mcolors.Normalize(0, 1), origin="lower", aspect="auto")
     ax.figure.colorbar(image, ax=ax, label="oracle time / time\n(1 = as fast as the best config)")
     bms, bns = gemm_config.FIELDS["block_m"], gemm_config.FIELDS["block_n"]
@@ -120,8 +164,7 @@ def tile_map(table: TimeTable, shape: Shape, block_k: int, num_warps: int, num_s
     ax.set_title(tile_map_title(shape, block_k, num_warps, num_stages, split_k), fontsize="medium")
     ax.set_xlabel("BLOCK_N (columns of C per block)")
     ax.set_ylabel("BLOCK_M (rows of C per block)")
-    style.legend_below(ax, handles=handles, fontsize="small", ncol=3, title="cannot launch:",
-                       title_fontsize="small")
+    style.legend_below(ax, handles=handles, fontsize="small", ncol=3, title="cannot launch:", title_fontsize="small")
     return ax
 
 
@@ -140,14 +183,19 @@ def _wave_lines(ax: Axes, sms: int, max_blocks: int) -> None:
     for x in waves:
         ax.axvline(x, color=style.SM_LINE, ls=":", lw=1)
     top = ax.secondary_xaxis("top")
-    top.set_xticks(waves, [f"{sms} SMs" if w == sms else f"{w // sms} x {sms}" for w in waves], fontsize="small",
-                   color=style.SM_LINE)
+    top.set_xticks(
+        waves,
+        [f"{sms} SMs" if w == sms else f"{w // sms} x {sms}" for w in waves],
+        fontsize="small",
+        color=style.SM_LINE,
+    )
     top.tick_params(length=0)
 
 
 @style.plot(counts=("x",))
-def wave_plot(table: TimeTable, config: GemmConfig, M: int, K: int, max_blocks: int = 420,
-              ax: Optional[Axes] = None) -> Axes:
+def wave_plot(
+    table: TimeTable, config: GemmConfig, M: int, K: int, max_blocks: int = 420, ax: Optional[Axes] = None
+) -> Axes:
     """Plot time against the number of blocks (N grows one block column at a time): a step at each multiple of SMs."""
     ax = new_axes(ax)
     tiles_m = math.ceil(M / config.block_m)
@@ -160,8 +208,12 @@ def wave_plot(table: TimeTable, config: GemmConfig, M: int, K: int, max_blocks: 
     ax.plot(blocks, times, drawstyle="steps-post", color=style.SCHEDULE_COLORS["waves"], label=f"{config.short()}")
     _wave_lines(ax, table.gpu.sms, max(blocks))
     style.integer_ticks(ax, "x")
-    return finish(ax, f"Wave quantization on {table.gpu.name}: M={M}, K={K}, N = blocks / {tiles_m} x {config.block_n}",
-                  "blocks launched (tiles x split_k)", "time (us)")
+    return finish(
+        ax,
+        f"Wave quantization on {table.gpu.name}: M={M}, K={K}, N = blocks / {tiles_m} x {config.block_n}",
+        "blocks launched (tiles x split_k)",
+        "time (us)",
+    )
 
 
 @style.plot(counts=("x",))
@@ -176,8 +228,13 @@ def padding_plot(ms: list[int], ax: Optional[Axes] = None) -> Axes:
 
 
 @style.plot()
-def best_config_map(table: TimeTable, layers: list[str], ms: tuple[int, ...], lookup: Callable[[str, int], Shape],
-                    ax: Optional[Axes] = None) -> Axes:
+def best_config_map(
+    table: TimeTable,
+    layers: list[str],
+    ms: tuple[int, ...],
+    lookup: Callable[[str, int], Shape],
+    ax: Optional[Axes] = None,
+) -> Axes:
     """Plot the oracle's config for each layer (rows) and M (columns), shaded by tile area and labelled."""
     ax = new_axes(ax, figsize=(11.0, 4.6))
     area = np.zeros((len(layers), len(ms)))
@@ -185,9 +242,16 @@ def best_config_map(table: TimeTable, layers: list[str], ms: tuple[int, ...], lo
         for j, m in enumerate(ms):
             c = table.oracle(lookup(name, m))[0]
             area[i, j] = math.log2(c.block_m * c.block_n)
-            ax.text(j, i, f"{c.block_m}x{c.block_n}x{c.block_k}\nw{c.num_warps} s{c.num_stages}"
-                    f"{' k' + str(c.split_k) if c.split_k > 1 else ''}", ha="center", va="center", fontsize=6.5,
-                    color="white" if area[i, j] < 12 else "black")
+            ax.text(
+                j,
+                i,
+                f"{c.block_m}x{c.block_n}x{c.block_k}\nw{c.num_warps} s{c.num_stages}"
+                f"{' k' + str(c.split_k) if c.split_k > 1 else ''}",
+                ha="center",
+                va="center",
+                fontsize=6.5,
+                color="white" if area[i, j] < 12 else "black",
+            )
     image = ax.imshow(area, cmap="viridis", aspect="auto")
     ax.figure.colorbar(image, ax=ax, label="log2(BLOCK_M x BLOCK_N)")
     ax.set_xticks(range(len(ms)), [str(m) for m in ms])
@@ -211,8 +275,12 @@ def breakdown_bars(table: TimeTable, shape: Shape, configs: dict[str, GemmConfig
             continue
         main = cost.time_us - cost.fixed_us
         left = 0.0
-        for part, value in (("launch", cost.launch_us), ("fill+drain", cost.fill_us), ("main", main),
-                            ("split-K reduce", cost.reduction_us)):
+        for part, value in (
+            ("launch", cost.launch_us),
+            ("fill+drain", cost.fill_us),
+            ("main", main),
+            ("split-K reduce", cost.reduction_us),
+        ):
             ax.barh(y, value, left=left, color=style.TIME_PART_COLORS[part], edgecolor=style.NEUTRALS["white"])
             left += value
         longest = max(longest, left)
@@ -244,8 +312,7 @@ def launchability_bars(gpu_list: list[GPU], ax: Optional[Axes] = None) -> Axes:
         ax.bar([g.name for g in gpu_list], counts[kind], bottom=bottoms, color=style.LAUNCH_COLORS[kind], label=kind)
         bottoms += counts[kind]
     style.integer_ticks(ax, "y")
-    finish(ax, f"Which of the {len(space)} configs can launch (first failing check)", "GPU", "configs",
-           legend=False)
+    finish(ax, f"Which of the {len(space)} configs can launch (first failing check)", "GPU", "configs", legend=False)
     style.legend_below(ax, ncol=4)
     return ax
 
@@ -264,21 +331,37 @@ def bandwidth_plot(table: TimeTable, shape: Shape, ax: Optional[Axes] = None) ->
     stages = np.array([c.num_stages for c in table.configs])
     for st in gemm_config.FIELDS["num_stages"]:
         pick = ok & (stages == st)
-        ax.scatter(details["blocks"][pick], useful / details["main"][pick] / 1e12, s=6, alpha=0.5,
-                   color=style.STAGES_COLORS[str(st)], label=f"{st} stages")
+        ax.scatter(
+            details["blocks"][pick],
+            useful / details["main"][pick] / 1e12,
+            s=6,
+            alpha=0.5,
+            color=style.STAGES_COLORS[str(st)],
+            label=f"{st} stages",
+        )
     peak = table.gpu.hbm_bytes_per_s / 1e12
     ax.axhline(peak, color=style.ROOFLINE, lw=1, label=f"peak {peak:.2f} TB/s")
-    ax.axhline(table.gpu.hbm_achievable_share * peak, color=style.ROOFLINE, ls="--", lw=1,
-               label=f"achievable ({table.gpu.hbm_achievable_share:.0%})")
+    ax.axhline(
+        table.gpu.hbm_achievable_share * peak,
+        color=style.ROOFLINE,
+        ls="--",
+        lw=1,
+        label=f"achievable ({table.gpu.hbm_achievable_share:.0%})",
+    )
     ax.axvline(table.gpu.sms, color=style.SM_LINE, ls=":", lw=1, label=f"{table.gpu.sms} SMs")
     ax.set_xscale("log", base=2)
-    return finish(ax, f"{shape.label()}: achieved bandwidth of every config", "blocks launched (tiles x split_k)",
-                  "bytes / main time (TB/s)")
+    return finish(
+        ax,
+        f"{shape.label()}: achieved bandwidth of every config",
+        "blocks launched (tiles x split_k)",
+        "bytes / main time (TB/s)",
+    )
 
 
 @style.plot(counts=("x",))
-def wave_schedules_plot(table: TimeTable, config: GemmConfig, M: int, K: int, max_blocks: int = 420,
-                        ax: Optional[Axes] = None) -> Axes:
+def wave_schedules_plot(
+    table: TimeTable, config: GemmConfig, M: int, K: int, max_blocks: int = 420, ax: Optional[Axes] = None
+) -> Axes:
     """Plot time against blocks for the data-parallel waves and the stream-K schedule of the same config.
 
     N grows one block column at a time, as in `wave_plot`; waves step up at each multiple of the SMs, stream-K splits
@@ -293,9 +376,18 @@ def wave_schedules_plot(table: TimeTable, config: GemmConfig, M: int, K: int, ma
             cost = gemm_cost.gemm_time(config, Shape("sweep", M, tiles_n * config.block_n, K), table.gpu, kind=kind)
             blocks.append(cost.blocks)
             times.append(cost.time_us)
-        ax.plot(blocks, times, drawstyle="steps-post" if kind == "waves" else "default",
-                color=style.SCHEDULE_COLORS[kind], label=labels[kind])
+        ax.plot(
+            blocks,
+            times,
+            drawstyle="steps-post" if kind == "waves" else "default",
+            color=style.SCHEDULE_COLORS[kind],
+            label=labels[kind],
+        )
     _wave_lines(ax, table.gpu.sms, max_blocks)
     style.integer_ticks(ax, "x")
-    return finish(ax, f"Waves and stream-K on {table.gpu.name}: {config.short()}, M={M}, K={K}",
-                  "blocks launched (tiles x split_k)", "time (us)")
+    return finish(
+        ax,
+        f"Waves and stream-K on {table.gpu.name}: {config.short()}, M={M}, K={K}",
+        "blocks launched (tiles x split_k)",
+        "time (us)",
+    )

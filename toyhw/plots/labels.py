@@ -6,6 +6,7 @@ in turn, the spots around it from near to far and keeps the first that is free; 
 a thin leader line, and a leader never crosses another leader or label. Positions are computed on the figure's final
 layout and stored as offsets in points, so they stay next to their points if the figure is redrawn.
 """
+
 from __future__ import annotations
 
 from typing import Sequence
@@ -24,6 +25,7 @@ FAR = [(dx, dy) for r in (20, 30, 42) for dx, dy in ((0, r), (0, -r), (-r, r), (
 
 def _segments_cross(p1: np.ndarray, p2: np.ndarray, q1: np.ndarray, q2: np.ndarray) -> bool:
     """Return True if segment p1-p2 properly crosses segment q1-q2."""
+
     def side(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> float:
         return float((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]))
 
@@ -37,8 +39,14 @@ def _segment_hits(box: Bbox, a: np.ndarray, b: np.ndarray) -> bool:
     return bool(box.count_contains(points))
 
 
-def place_labels(ax: Axes, xs: Sequence[float], ys: Sequence[float], texts: Sequence[str],
-                 lines: Sequence[tuple[Sequence[float], Sequence[float]]] = (), **text_kwargs) -> None:
+def place_labels(
+    ax: Axes,
+    xs: Sequence[float],
+    ys: Sequence[float],
+    texts: Sequence[str],
+    lines: Sequence[tuple[Sequence[float], Sequence[float]]] = (),
+    **text_kwargs,
+) -> None:
     """Annotate each point (xs[i], ys[i]) of `ax` with texts[i], avoiding the other labels, the points and `lines`.
 
     `lines` are polylines (x values, y values) in data coordinates that labels must not sit on (the plotted curves).
@@ -71,15 +79,28 @@ def place_labels(ax: Axes, xs: Sequence[float], ys: Sequence[float], texts: Sequ
                 continue
             if any(_segment_hits(box, line[i], line[i + 1]) for line in polylines for i in range(len(line) - 1)):
                 continue
-            if leader is not None and (any(_segments_cross(*leader, *other) for other in leaders)
-                                       or any(_segment_hits(b.shrunk(0.9, 0.9), *leader) for b in placed)):
+            if leader is not None and (
+                any(_segments_cross(*leader, *other) for other in leaders)
+                or any(_segment_hits(b.shrunk(0.9, 0.9), *leader) for b in placed)
+            ):
                 continue
             break
         dx, dy, leader = choice
         placed.append(Bbox.from_bounds(px + dx * scale - w / 2, py + dy * scale - h / 2, w, h))
-        arrow = ({"arrowstyle": "-", "color": style.NEUTRALS["light"], "lw": 0.6, "shrinkA": 0, "shrinkB": 3}
-                 if leader is not None else None)
-        ax.annotate(text, (xs[k], ys[k]), xytext=(dx, dy), textcoords="offset points", ha="center", va="center",
-                    arrowprops=arrow, **text_kwargs)
+        arrow = (
+            {"arrowstyle": "-", "color": style.NEUTRALS["light"], "lw": 0.6, "shrinkA": 0, "shrinkB": 3}
+            if leader is not None
+            else None
+        )
+        ax.annotate(
+            text,
+            (xs[k], ys[k]),
+            xytext=(dx, dy),
+            textcoords="offset points",
+            ha="center",
+            va="center",
+            arrowprops=arrow,
+            **text_kwargs,
+        )
         if leader is not None:
             leaders.append(leader)

@@ -1,4 +1,5 @@
 """Plot of the best program's lineage (notebook 04): every ancestor numbered, every description listed whole."""
+
 from __future__ import annotations
 
 import textwrap
@@ -44,13 +45,30 @@ def lineage(steps: Sequence[LineageStep], budget: int, ax: Optional[Axes] = None
     ax.set_ylim(low - 0.08 * (high - low or 1), high + 0.15 * (high - low or 1))
     style.integer_ticks(ax, "x")
     handles = [Line2D([], [], ls="none", color=style.NEUTRALS["white"]) for _ in entries]  # text only
-    ax.legend(handles, entries, loc="upper left", bbox_to_anchor=(0.0, -0.16), frameon=False, fontsize=9,
-              handlelength=0, handletextpad=0, borderaxespad=0, title="the steps (numbers as on the markers)",
-              title_fontsize=9, alignment="left")
-    finish(ax, f"Lineage of the best program: {len(steps) - 1} edits from the initial program",
-           "proposal that created it", "training score", legend=False)
+    ax.legend(
+        handles,
+        entries,
+        loc="upper left",
+        bbox_to_anchor=(0.0, -0.16),
+        frameon=False,
+        fontsize=9,
+        handlelength=0,
+        handletextpad=0,
+        borderaxespad=0,
+        title="the steps (numbers as on the markers)",
+        title_fontsize=9,
+        alignment="left",
+    )
+    finish(
+        ax,
+        f"Lineage of the best program: {len(steps) - 1} edits from the initial program",
+        "proposal that created it",
+        "training score",
+        legend=False,
+    )
     xs, ys = x[:-1], y[:-1]
     steps_xy = ([xi for xi in x for _ in (0, 1)][1:], [yi for yi in y for _ in (0, 1)][:-1])  # the drawn staircase
-    place_labels(ax, xs, ys, [str(i) for i in range(len(steps))], lines=[steps_xy], fontsize=8.5,
-                 color=style.NEUTRALS["black"])
+    place_labels(
+        ax, xs, ys, [str(i) for i in range(len(steps))], lines=[steps_xy], fontsize=8.5, color=style.NEUTRALS["black"]
+    )
     return ax

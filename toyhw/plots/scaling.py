@@ -1,4 +1,5 @@
 """Plots of how the cost of the evolution grows: wall time and kernel runs against what is varied."""
+
 from __future__ import annotations
 
 from typing import Optional, Sequence
@@ -22,8 +23,14 @@ def cost_plot(points: Sequence[CostPoint], xlabel: str, title: str, ax: Optional
     ax.plot(xs, [p.seconds for p in points], "o-", color=COST_COLORS["wall time"], lw=2, label="wall time (s)")
     ax.set_ylim(bottom=0)
     runs_ax = ax.twinx()
-    runs_ax.plot(xs, [p.kernel_runs / 1000 for p in points], "s--", color=COST_COLORS["kernel runs"], lw=1.5,
-                 label="kernel runs (thousands)")
+    runs_ax.plot(
+        xs,
+        [p.kernel_runs / 1000 for p in points],
+        "s--",
+        color=COST_COLORS["kernel runs"],
+        lw=1.5,
+        label="kernel runs (thousands)",
+    )
     runs_ax.set_ylabel("kernel runs (thousands)", color=COST_COLORS["kernel runs"])
     runs_ax.set_ylim(bottom=0)
     handles = ax.get_legend_handles_labels()[0] + runs_ax.get_legend_handles_labels()[0]

@@ -7,6 +7,7 @@ picked from the position of a name in the list a plot was given. The base colour
 safe set, then Paul Tol's muted set; pairs that are shown together (ok / failed, check off / on) never differ by red
 against green alone. tests/test_plot_contract.py checks that every plot draws its data in these colours only.
 """
+
 from __future__ import annotations
 
 import functools
@@ -36,9 +37,18 @@ SAND, ROSE, BROWN = "#ddcc77", "#cc6677", "#a6611a"
 PALETTE = (BLUE, ORANGE, SKY, GREEN, VERMILLION, PURPLE, INDIGO, TEAL, OLIVE, WINE, SAND, ROSE, BROWN)
 """The base colours, in the order the named tables below draw from them."""
 
-NEUTRALS: dict[str, str] = {"black": "#000000", "dark": "#333333", "mid": "#555555", "deep grey": "#5a5a5a",
-                            "grey": "#808080", "medium grey": "#8c8c8c", "light": "#999999", "pale": "#bbbbbb",
-                            "shade": "#e2e2e2", "white": "#ffffff"}
+NEUTRALS: dict[str, str] = {
+    "black": "#000000",
+    "dark": "#333333",
+    "mid": "#555555",
+    "deep grey": "#5a5a5a",
+    "grey": "#808080",
+    "medium grey": "#8c8c8c",
+    "light": "#999999",
+    "pale": "#bbbbbb",
+    "shade": "#e2e2e2",
+    "white": "#ffffff",
+}
 """Greys for reference lines (oracle, roofline, thresholds), shading, text on dark or light cells and outlines."""
 
 ORACLE, BASELINE, REFERENCE, ROOFLINE = NEUTRALS["dark"], NEUTRALS["light"], NEUTRALS["mid"], NEUTRALS["black"]
@@ -49,8 +59,16 @@ SINGLE = BLUE
 """A plot's only data series (a lineage, one schedule's time)."""
 
 VARIANT_COLORS: dict[str, str] = {
-    "full": BLUE, "fb_roofline": ORANGE, "fb_worst3": PURPLE, "no_feedback": VERMILLION, "small_llm": SKY,
-    "no_evolution": GREEN, "no_borrow": WINE, "one_island": OLIVE, "no_cascade": BROWN, "no_full_file": INDIGO,
+    "full": BLUE,
+    "fb_roofline": ORANGE,
+    "fb_worst3": PURPLE,
+    "no_feedback": VERMILLION,
+    "small_llm": SKY,
+    "no_evolution": GREEN,
+    "no_borrow": WINE,
+    "one_island": OLIVE,
+    "no_cascade": BROWN,
+    "no_full_file": INDIGO,
     "no_meta_prompt": TEAL,
 }
 """One colour per ablation variant (toyhw.evolve.variants), the same in notebooks 04-08 and the panels."""
@@ -70,31 +88,55 @@ OUTCOME_COLORS: dict[str, str] = {"compile_error": VERMILLION, "wrong": ORANGE, 
 """Kernel outcomes; "ok_slow" (correct, not faster than PyTorch) is a light tint of "ok" (the light-green bar)."""
 
 BRANCH_CHECK_COLORS: dict[str, str] = {"off": VERMILLION, "on": GREEN}
-BRANCH_COUNT_COLORS: dict[str, str] = {"added_bad_branch": ORANGE, "db_bad_branch": VERMILLION,
-                                       "crash_new_shapes": WINE}
+BRANCH_COUNT_COLORS: dict[str, str] = {
+    "added_bad_branch": ORANGE,
+    "db_bad_branch": VERMILLION,
+    "crash_new_shapes": WINE,
+}
 CASCADE_COLORS: dict[str, str] = {"passed": GREEN, "cut": VERMILLION}
 PART_COLORS: dict[str, str] = dict(zip(PART_NAMES, (BLUE, ORANGE, SKY, GREEN, VERMILLION, PURPLE, OLIVE, INDIGO)))
 """One colour per prompt part (toyhw.evolve.bridge.prompt.PART_NAMES)."""
 
-TIME_PART_COLORS: dict[str, str] = {"launch": NEUTRALS["grey"], "fill+drain": SAND, "main": BLUE,
-                                    "split-K reduce": VERMILLION}
-LAUNCH_COLORS: dict[str, str] = {"launchable": GREEN, "shared memory": NEUTRALS["pale"],
-                                 "registers": NEUTRALS["medium grey"], "warp tiling": NEUTRALS["deep grey"]}
+TIME_PART_COLORS: dict[str, str] = {
+    "launch": NEUTRALS["grey"],
+    "fill+drain": SAND,
+    "main": BLUE,
+    "split-K reduce": VERMILLION,
+}
+LAUNCH_COLORS: dict[str, str] = {
+    "launchable": GREEN,
+    "shared memory": NEUTRALS["pale"],
+    "registers": NEUTRALS["medium grey"],
+    "warp tiling": NEUTRALS["deep grey"],
+}
 """Whether a config launches, else the first check that fails (greys: the tile map letters them too)."""
 GPU_COLORS: dict[str, str] = dict(zip(gpu_names(), (BLUE, ORANGE, SKY, GREEN, VERMILLION)))
 LAYER_COLORS: dict[str, str] = dict(zip(list(LAYERS) + list(NEW_LAYERS), PALETTE))
-BLOCK_M_COLORS: dict[str, str] = dict(zip(map(str, gemm_config.FIELDS["block_m"]), (VERMILLION, ORANGE, GREEN, SKY,
-                                                                                  BLUE)))
+BLOCK_M_COLORS: dict[str, str] = dict(
+    zip(map(str, gemm_config.FIELDS["block_m"]), (VERMILLION, ORANGE, GREEN, SKY, BLUE))
+)
 STAGES_COLORS: dict[str, str] = dict(zip(map(str, gemm_config.FIELDS["num_stages"]), (VERMILLION, ORANGE, SKY, BLUE)))
 SCHEDULE_COLORS: dict[str, str] = dict(zip(SCHEDULES, (BLUE, ORANGE)))
 COST_COLORS: dict[str, str] = {"wall time": BLUE, "kernel runs": ORANGE}
 
 TABLES: dict[str, Mapping[str, str]] = {
-    "variant": VARIANT_COLORS, "mode": MODE_COLORS, "feedback": FEEDBACK_COLORS, "outcome": OUTCOME_COLORS,
-    "branch check": BRANCH_CHECK_COLORS, "branch count": BRANCH_COUNT_COLORS, "cascade": CASCADE_COLORS,
-    "prompt part": PART_COLORS, "time part": TIME_PART_COLORS, "launch": LAUNCH_COLORS, "gpu": GPU_COLORS,
-    "layer": LAYER_COLORS, "block_m": BLOCK_M_COLORS, "stages": STAGES_COLORS, "schedule": SCHEDULE_COLORS,
-    "cost": COST_COLORS, "neutral": NEUTRALS,
+    "variant": VARIANT_COLORS,
+    "mode": MODE_COLORS,
+    "feedback": FEEDBACK_COLORS,
+    "outcome": OUTCOME_COLORS,
+    "branch check": BRANCH_CHECK_COLORS,
+    "branch count": BRANCH_COUNT_COLORS,
+    "cascade": CASCADE_COLORS,
+    "prompt part": PART_COLORS,
+    "time part": TIME_PART_COLORS,
+    "launch": LAUNCH_COLORS,
+    "gpu": GPU_COLORS,
+    "layer": LAYER_COLORS,
+    "block_m": BLOCK_M_COLORS,
+    "stages": STAGES_COLORS,
+    "schedule": SCHEDULE_COLORS,
+    "cost": COST_COLORS,
+    "neutral": NEUTRALS,
 }
 """Every named colour table, for tests and for readers looking for "which colour means what"."""
 
@@ -151,8 +193,11 @@ def legend_below(ax: Axes, **kwargs) -> Legend:
     renderer = fig.canvas.get_renderer()
     drop = (ax.get_window_extent(renderer).y0 - ax.get_tightbbox(renderer).y0) / fig.dpi + 0.08
     options = {"loc": "upper center", "frameon": False, "fontsize": "small", **kwargs}
-    return ax.legend(bbox_to_anchor=(0.5, 0.0),
-                     bbox_transform=ax.transAxes + ScaledTranslation(0, -drop, fig.dpi_scale_trans), **options)
+    return ax.legend(
+        bbox_to_anchor=(0.5, 0.0),
+        bbox_transform=ax.transAxes + ScaledTranslation(0, -drop, fig.dpi_scale_trans),
+        **options,
+    )
 
 
 def integer_ticks(ax: Axes, *axes: str) -> None:

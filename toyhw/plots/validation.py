@@ -1,4 +1,5 @@
 """Plot of the GEMM model's validation (notebook 03, Section 8): the model's time against published measurements."""
+
 from __future__ import annotations
 
 import math
@@ -32,23 +33,39 @@ def validation_scatter(checks: list, ax: Optional[Axes] = None) -> Axes:
         for timing in timings:
             group = [c for c in checks if c.measurement.gpu == gpu_name and c.measurement.timing == timing]
             if group:
-                ax.scatter([c.measurement.measured_us for c in group], [c.model_us for c in group], s=36,
-                           marker=TIMING_MARKERS[timing], color=_gpu_color(gpu_name),
-                           edgecolors=style.NEUTRALS["black"], linewidths=0.4, zorder=3)
+                ax.scatter(
+                    [c.measurement.measured_us for c in group],
+                    [c.model_us for c in group],
+                    s=36,
+                    marker=TIMING_MARKERS[timing],
+                    color=_gpu_color(gpu_name),
+                    edgecolors=style.NEUTRALS["black"],
+                    linewidths=0.4,
+                    zorder=3,
+                )
     values = [v for c in checks for v in (c.measurement.measured_us, c.model_us)]
     line = np.logspace(math.log10(min(values) / 1.5), math.log10(max(values) * 1.5), 50)
     ax.plot(line, line, color=style.NEUTRALS["black"], lw=1, label="model = measured")
-    ax.fill_between(line, line / 1.25, line * 1.25, color=style.NEUTRALS["grey"], alpha=0.15,
-                    label="within 1.25x")
+    ax.fill_between(line, line / 1.25, line * 1.25, color=style.NEUTRALS["grey"], alpha=0.15, label="within 1.25x")
     for gpu_name in gpus:
         ax.scatter([], [], color=_gpu_color(gpu_name), marker="o", label=gpu_name)
     for timing in timings:
-        ax.scatter([], [], color=style.NEUTRALS["white"], edgecolors=style.NEUTRALS["black"],
-                   marker=TIMING_MARKERS[timing], label=timing.replace("_", "-"))
+        ax.scatter(
+            [],
+            [],
+            color=style.NEUTRALS["white"],
+            edgecolors=style.NEUTRALS["black"],
+            marker=TIMING_MARKERS[timing],
+            label=timing.replace("_", "-"),
+        )
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(line[0], line[-1])
     ax.set_ylim(line[0], line[-1])
     ax.set_aspect("equal")
-    return finish(ax, f"The model against {len(checks)} published GEMM timings", "measured time (us)",
-                  "model's time for the same benchmark (us)")
+    return finish(
+        ax,
+        f"The model against {len(checks)} published GEMM timings",
+        "measured time (us)",
+        "model's time for the same benchmark (us)",
+    )

@@ -5,6 +5,7 @@ and compares the student's answer with it; none compares with the solution file'
 from a different route than the exercise's: a failing kernel becomes correct after one fix exactly when it breaks one
 rule only (`failures.broken_rules`), so the check counts broken rules instead of applying fixes.
 """
+
 from __future__ import annotations
 
 import copy
@@ -32,8 +33,11 @@ FIX_KEYS = ("failing", "correct after one fix", "still failing")
 """Exercise 3: the keys of the dict `one_explained_fix` returns."""
 
 
-def writer_report(writer: Callable[[random.Random], KernelConfig], task_seed: int = study.LECTURE_TASK_SEED,
-                  n_tasks: int = study.LECTURE_N_TASKS) -> study.OneShotReport:
+def writer_report(
+    writer: Callable[[random.Random], KernelConfig],
+    task_seed: int = study.LECTURE_TASK_SEED,
+    n_tasks: int = study.LECTURE_N_TASKS,
+) -> study.OneShotReport:
     """Return the one-shot report of `writer` on the same tasks and random streams as `study.one_shot`.
 
     Task i's kernel is `writer(Random(task_seed + 1 + i))`, the stream the eager writer draws from, so two writers
@@ -51,14 +55,16 @@ def _fit(verdict: Verdict) -> Verdict:
     """Return `verdict` on one projector line (WIDTH columns): a student's exception message may be long or span lines."""
     reason = " ".join(verdict.reason.split())
     if len(reason) + 2 > WIDTH:
-        reason = reason[:WIDTH - 3] + "…"
+        reason = reason[: WIDTH - 3] + "…"
     return verdict if reason == verdict.reason else Verdict(verdict.ok, reason)
 
 
 def _share_cases() -> list[tuple[str, Sequence[float]]]:
-    return [("the one-shot speedups", study.one_shot().speedups()),
-            ("[0.0, 1.0, 1.2, 2.5]", [0.0, 1.0, 1.2, 2.5]),
-            ("[0.0, 0.0] (no correct kernel)", [0.0, 0.0])]
+    return [
+        ("the one-shot speedups", study.one_shot().speedups()),
+        ("[0.0, 1.0, 1.2, 2.5]", [0.0, 1.0, 1.2, 2.5]),
+        ("[0.0, 0.0] (no correct kernel)", [0.0, 0.0]),
+    ]
 
 
 def _as_number(value: Any) -> float | None:
@@ -74,9 +80,11 @@ def _as_number(value: Any) -> float | None:
 
 def _one_line(check: Callable[..., Verdict]) -> Callable[..., Verdict]:
     """Return `check` with its verdict cut to one projector line (`_fit`)."""
+
     @functools.wraps(check)
     def fitted(*args: Any) -> Verdict:
         return _fit(check(*args))
+
     return fitted
 
 
@@ -111,8 +119,12 @@ def _calm(config: KernelConfig) -> KernelConfig:
 
 def _outcome(report: study.OneShotReport) -> dict[str, float]:
     shares = report.status_shares()
-    return {"compile errors": shares["compile_error"], "wrong": shares["wrong"], "correct": shares["ok"],
-            "fast_1": report.fast((1.0,))[1.0]}
+    return {
+        "compile errors": shares["compile_error"],
+        "wrong": shares["wrong"],
+        "correct": shares["ok"],
+        "fast_1": report.fast((1.0,))[1.0],
+    }
 
 
 @_one_line
@@ -131,10 +143,14 @@ def exercise_2(calm_config: Callable[[random.Random], Any]) -> Verdict:
             return failed(f"calm_config returned {type(got).__name__}, not a knobs.KernelConfig")
         if got != want:
             knob = next(k for k in knobs.KNOBS if getattr(got, k) != getattr(want, k))
-            return failed(f"task {i}: its {knob} is {getattr(got, knob)}, expected {getattr(want, knob)} (the eager "
-                          "writer's draws, with tile 64 made 32)")
+            return failed(
+                f"task {i}: its {knob} is {getattr(got, knob)}, expected {getattr(want, knob)} (the eager "
+                "writer's draws, with tile 64 made 32)"
+            )
     calm, eager = _outcome(writer_report(calm_config)), _outcome(study.one_shot())
-    shown = ", ".join(f"{name} {calm[name]:.0%} vs {eager[name]:.0%}" for name in ("compile errors", "wrong", "correct"))
+    shown = ", ".join(
+        f"{name} {calm[name]:.0%} vs {eager[name]:.0%}" for name in ("compile errors", "wrong", "correct")
+    )
     return passed(f"calm vs eager: {shown}, fast_1 {calm['fast_1']:g} vs {eager['fast_1']:g}")
 
 
@@ -164,7 +180,11 @@ def exercise_3(one_explained_fix: Callable[..., Any]) -> Verdict:
     if counts["correct after one fix"] + counts["still failing"] != counts["failing"]:
         return failed("'correct after one fix' and 'still failing' do not add up to 'failing'")
     if counts["correct after one fix"] != one_rule:
-        return failed(f"'correct after one fix' is {counts['correct after one fix']:g}: run each fixed kernel "
-                      "again and count the correct ones")
-    return passed(f"one explained fix makes {one_rule} of the {len(failing)} failing kernels correct; "
-                  f"{len(failing) - one_rule} still fail")
+        return failed(
+            f"'correct after one fix' is {counts['correct after one fix']:g}: run each fixed kernel "
+            "again and count the correct ones"
+        )
+    return passed(
+        f"one explained fix makes {one_rule} of the {len(failing)} failing kernels correct; "
+        f"{len(failing) - one_rule} still fail"
+    )

@@ -4,6 +4,7 @@ Every check runs on lecture 10's benchmark (task seed 230, 200 tasks) and the lo
 verdict is the same on every laptop. A proposer that raises, returns something other than a kernel config, or a
 value of the wrong type gets a ✗ verdict naming the problem, never a traceback.
 """
+
 from __future__ import annotations
 
 import functools
@@ -35,6 +36,7 @@ WIDTH = 110
 
 def _attempt(what: str, work: Callable[[], Any]) -> tuple[Any, Verdict | None]:
     """`attempt`, seeing through the loop's ProposerError to the stub's NotImplementedError."""
+
     def unwrapped() -> Any:
         try:
             return work()
@@ -42,18 +44,21 @@ def _attempt(what: str, work: Callable[[], Any]) -> tuple[Any, Verdict | None]:
             if isinstance(error.__cause__, NotImplementedError):
                 raise error.__cause__ from None
             raise
+
     return attempt(what, unwrapped)
 
 
 def _one_line(check: Callable[..., Verdict]) -> Callable[..., Verdict]:
     """Return `check` with its verdict cut to one line of WIDTH columns (a student's repr can be long)."""
+
     @functools.wraps(check)
     def fitted(*args: Any) -> Verdict:
         verdict = check(*args)
         reason = " ".join(verdict.reason.split())
         if len(str(Verdict(verdict.ok, reason))) > WIDTH:
-            reason = reason[:WIDTH - 3] + "…"
+            reason = reason[: WIDTH - 3] + "…"
         return Verdict(verdict.ok, reason)
+
     return fitted
 
 
@@ -98,8 +103,10 @@ def exercise_1(my_proposer: Callable) -> Verdict:
             behind.append(f"fast_{p:g} = {mine[p]:.3f}, not above {best}'s {builtins[best][p]:.3f}")
     if behind:
         return failed(f"after {RACE_ROUNDS} rounds: " + "; ".join(behind) + ".")
-    return passed(f"after {RACE_ROUNDS} rounds fast_1 = {mine[1.0]:.3f} and fast_1.5 = {mine[1.5]:.3f}: "
-                  "ahead of every built-in mode.")
+    return passed(
+        f"after {RACE_ROUNDS} rounds fast_1 = {mine[1.0]:.3f} and fast_1.5 = {mine[1.5]:.3f}: "
+        "ahead of every built-in mode."
+    )
 
 
 @_one_line
@@ -123,8 +130,10 @@ def exercise_2(adviser: Callable) -> Verdict:
             if error is not None:
                 return error
             if mine != optimize.speedups_after(tasks, rounds, mode):
-                return failed(f"adviser({q:g}) is not exactly `{mode}` after {rounds} rounds (draw no random "
-                              f"number when q is {q:g}).")
+                return failed(
+                    f"adviser({q:g}) is not exactly `{mode}` after {rounds} rounds (draw no random "
+                    f"number when q is {q:g})."
+                )
     middle, error = _attempt(f"adviser({SWEEP_Q:g})", lambda: adviser(SWEEP_Q))
     if error is not None:
         return error
@@ -136,10 +145,14 @@ def exercise_2(adviser: Callable) -> Verdict:
     value = metrics.fast_p(mine, SWEEP_P)
     explain = metrics.fast_p(optimize.speedups_after(tasks, SWEEP_ROUNDS, "explain"), SWEEP_P)
     if abs(value - explain) > SWEEP_TOLERANCE + 1e-12:
-        return failed(f"adviser({SWEEP_Q:g}) reaches fast_{SWEEP_P:g} = {value:.3f} after {SWEEP_ROUNDS} rounds, more "
-                      f"than {SWEEP_TOLERANCE} from explain's {explain:.3f}.")
-    return passed(f"q = 0 is explain, q = 1 is suggest, and q = {SWEEP_Q:g} reaches fast_{SWEEP_P:g} = {value:.3f} "
-                  f"after {SWEEP_ROUNDS} rounds (explain {explain:.3f}).")
+        return failed(
+            f"adviser({SWEEP_Q:g}) reaches fast_{SWEEP_P:g} = {value:.3f} after {SWEEP_ROUNDS} rounds, more "
+            f"than {SWEEP_TOLERANCE} from explain's {explain:.3f}."
+        )
+    return passed(
+        f"q = 0 is explain, q = 1 is suggest, and q = {SWEEP_Q:g} reaches fast_{SWEEP_P:g} = {value:.3f} "
+        f"after {SWEEP_ROUNDS} rounds (explain {explain:.3f})."
+    )
 
 
 def _probes() -> Iterable[tuple[int, knobs.RunFeedback, KernelConfig]]:
@@ -152,8 +165,11 @@ def _differences(mine: Any, want: KernelConfig) -> str:
     """Say how `mine` differs from `want`, knob by knob (or what it is, if it is no config)."""
     if not isinstance(mine, KernelConfig):
         return f"{type(mine).__name__}, not a KernelConfig"
-    return ", ".join(f"{knob}={getattr(mine, knob)} (expected {getattr(want, knob)})"
-                     for knob in knobs.KNOBS if getattr(mine, knob) != getattr(want, knob))
+    return ", ".join(
+        f"{knob}={getattr(mine, knob)} (expected {getattr(want, knob)})"
+        for knob in knobs.KNOBS
+        if getattr(mine, knob) != getattr(want, knob)
+    )
 
 
 @_one_line
@@ -179,8 +195,10 @@ def exercise_3(vec_one_proposer: Callable) -> Verdict:
     if error is not None:
         return error
     assert early is not None
-    return passed(f"vec = 1 for a vector-width error, else explain: after {EARLY} rounds fast_1 = {early[1.0]:.3f}, "
-                  f"fast_1.5 = {early[1.5]:.3f}.")
+    return passed(
+        f"vec = 1 for a vector-width error, else explain: after {EARLY} rounds fast_1 = {early[1.0]:.3f}, "
+        f"fast_1.5 = {early[1.5]:.3f}."
+    )
 
 
 def _widest_vec(n: int) -> int:
@@ -208,8 +226,11 @@ def exercise_4(hopeless: Any) -> Verdict:
         return failed(f"no task has (fusable, widest vec) = {sorted(unknown)[0]}; the groups are {sorted(clears)}.")
     if given - truth:
         key = sorted(given - truth)[0]
-        n_clear = sum(1 for i, t in enumerate(study.tasks(SEED, N_TASKS))
-                      if (bool(t.fusable), _widest_vec(t.n)) == key and best[i] > BAR)
+        n_clear = sum(
+            1
+            for i, t in enumerate(study.tasks(SEED, N_TASKS))
+            if (bool(t.fusable), _widest_vec(t.n)) == key and best[i] > BAR
+        )
         return failed(f"in the group {key} {n_clear} task(s) can clear {BAR:g}×.")
     if truth - given:
         return failed(f"{len(truth - given)} group(s) where no task clears {BAR:g}× are missing.")
@@ -249,7 +270,11 @@ def exercise_5(misreading_explain: Callable) -> Verdict:
     for p in PS:
         low = max(builtins["scalar"][p], builtins["resample"][p])
         if not low < mine[p] < builtins["explain"][p]:
-            return failed(f"after {RACE_ROUNDS} rounds fast_{p:g} = {mine[p]:.3f}, not between scalar/resample's "
-                          f"{low:.3f} and explain's {builtins['explain'][p]:.3f}.")
-    return passed(f"after {RACE_ROUNDS} rounds fast_1 = {mine[1.0]:.3f}, fast_1.5 = {mine[1.5]:.3f}: below explain, "
-                  "above scalar and resample.")
+            return failed(
+                f"after {RACE_ROUNDS} rounds fast_{p:g} = {mine[p]:.3f}, not between scalar/resample's "
+                f"{low:.3f} and explain's {builtins['explain'][p]:.3f}."
+            )
+    return passed(
+        f"after {RACE_ROUNDS} rounds fast_1 = {mine[1.0]:.3f}, fast_1.5 = {mine[1.5]:.3f}: below explain, "
+        "above scalar and resample."
+    )

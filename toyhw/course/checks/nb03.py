@@ -4,6 +4,7 @@ at another load latency, and the model's error without its timing methods.
 Each check recomputes its answer with the pack (the H100 time table, the oracle per shape, a fresh table for a GPU
 with another latency, the validation set) and compares the student's value with it.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -20,14 +21,14 @@ from toyhw.gemm.config import GemmConfig
 from toyhw.gemm.gpu import get_gpu
 from toyhw.gemm.time_table import TimeTable, shared_table
 
-RULE_CONFIGS = 8             # four ranges of M, each with at most a narrow-layer variant: at most 8 distinct configs
-NARROW_N = 2048              # the narrow-layer test Exercise 1 allows: N <= 2048
+RULE_CONFIGS = 8  # four ranges of M, each with at most a narrow-layer variant: at most 8 distinct configs
+NARROW_N = 2048  # the narrow-layer test Exercise 1 allows: N <= 2048
 BLOCK_M_GPUS = ("H100", "A100")
 BLOCK_M_MS = (16, 24, 48, 64)
 BLOCK_M_LAYER = "8B gate_up"
 LATENCIES_S = (0.5e-6, 1.2e-6)  # the two loaded latencies Exercise 3 asks about
-TOLERANCE = 1e-6             # the errors of Exercise 4 are computed, not measured: they must agree to rounding
-WIDTH = 110                  # a verdict is one line that a projector shows whole
+TOLERANCE = 1e-6  # the errors of Exercise 4 are computed, not measured: they must agree to rounding
+WIDTH = 110  # a verdict is one line that a projector shows whole
 
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = 30
@@ -40,6 +41,7 @@ def _shown(value: Any) -> str:
 
 def _one_line(check: Callable[..., Verdict]) -> Callable[..., Verdict]:
     """Make `check`'s verdict one line of at most WIDTH columns (a student's error message can be long)."""
+
     @functools.wraps(check)
     def wrapped(*args: Any, **kwargs: Any) -> Verdict:
         verdict = check(*args, **kwargs)
@@ -48,6 +50,7 @@ def _one_line(check: Callable[..., Verdict]) -> Callable[..., Verdict]:
         if len(reason) > room:
             reason = reason[: room - 1] + "…"
         return Verdict(verdict.ok, reason)
+
     return wrapped
 
 
@@ -81,22 +84,33 @@ def exercise_1(choose: Any) -> Verdict:
         configs[s] = config
     distinct = set(configs.values())
     if len(distinct) > RULE_CONFIGS:
-        return failed(f"choose uses {len(distinct)} different configs; four ranges of M, each with a narrow-layer "
-                      f"variant, give at most {RULE_CONFIGS}.")
+        return failed(
+            f"choose uses {len(distinct)} different configs; four ranges of M, each with a narrow-layer "
+            f"variant, give at most {RULE_CONFIGS}."
+        )
     for s in every:
         for other in every:
             if s.M == other.M and (s.N <= NARROW_N) == (other.N <= NARROW_N) and configs[s] != configs[other]:
-                return failed(f"at M = {s.M} choose gives {s.name} and {other.name} different configs; only the "
-                              f"narrow-layer test (N <= {NARROW_N}) may tell layers apart.")
-            if (s.M == other.M and s.N <= NARROW_N < other.N
-                    and dataclasses.replace(configs[s], split_k=1) != dataclasses.replace(configs[other], split_k=1)):
-                return failed(f"at M = {s.M} the narrow layer's config differs from the others' in more than "
-                              "split-K; the narrow-layer test may only switch split-K on.")
+                return failed(
+                    f"at M = {s.M} choose gives {s.name} and {other.name} different configs; only the "
+                    f"narrow-layer test (N <= {NARROW_N}) may tell layers apart."
+                )
+            if (
+                s.M == other.M
+                and s.N <= NARROW_N < other.N
+                and dataclasses.replace(configs[s], split_k=1) != dataclasses.replace(configs[other], split_k=1)
+            ):
+                return failed(
+                    f"at M = {s.M} the narrow layer's config differs from the others' in more than "
+                    "split-K; the narrow-layer test may only switch split-K on."
+                )
     score_train, score_test = expert_speedup(configs, train), expert_speedup(configs, test)
     if score_train <= 1.0:
         return failed(f"choose scores {score_train:.3f}x over the expert on TRAIN: it must beat the expert (> 1).")
-    return passed(f"choose beats the expert: {score_train:.3f}x on TRAIN, {score_test:.3f}x on TEST "
-                  f"(the oracle: {report.oracle_speedup(train, table):.3f}x, {report.oracle_speedup(test, table):.3f}x)")
+    return passed(
+        f"choose beats the expert: {score_train:.3f}x on TRAIN, {score_test:.3f}x on TEST "
+        f"(the oracle: {report.oracle_speedup(train, table):.3f}x, {report.oracle_speedup(test, table):.3f}x)"
+    )
 
 
 def oracle_block_ms(gpu_name: str) -> dict[int, int]:
@@ -122,11 +136,14 @@ def exercise_2(oracle_block_m: Any) -> Verdict:
             if m not in value:
                 return failed(f"oracle_block_m({name!r}) has no entry for M = {m}.")
             if value[m] != block_m:
-                return failed(f"oracle_block_m({name!r})[{m}] is {_shown(value[m])}; the oracle for "
-                              f"{BLOCK_M_LAYER} at M = {m} on {name} is not that tile.")
+                return failed(
+                    f"oracle_block_m({name!r})[{m}] is {_shown(value[m])}; the oracle for "
+                    f"{BLOCK_M_LAYER} at M = {m} on {name} is not that tile."
+                )
         found[name] = truth
-    return passed("; ".join(f"{name}: " + ", ".join(f"M={m} {bm}" for m, bm in truth.items())
-                            for name, truth in found.items()))
+    return passed(
+        "; ".join(f"{name}: " + ", ".join(f"M={m} {bm}" for m, bm in truth.items()) for name, truth in found.items())
+    )
 
 
 @functools.cache
@@ -140,8 +157,9 @@ def ranks_at_latency(load_latency_s: float) -> dict[tuple[int, str], int]:
 def exercise_3(vllm_ranks_at: Any) -> Verdict:
     """Does `vllm_ranks_at(s)` rank vLLM's configs as the model does with a loaded latency of s seconds?"""
     if not callable(vllm_ranks_at):
-        return failed("vllm_ranks_at should be a function of the latency in seconds, "
-                      f"not a {type(vllm_ranks_at).__name__}.")
+        return failed(
+            f"vllm_ranks_at should be a function of the latency in seconds, not a {type(vllm_ranks_at).__name__}."
+        )
     for latency in LATENCIES_S:
         call = f"vllm_ranks_at({latency * 1e6:g}e-6)"
         value, error = attempt("vllm_ranks_at", lambda latency=latency: list(vllm_ranks_at(latency)))
@@ -156,11 +174,15 @@ def exercise_3(vllm_ranks_at: Any) -> Verdict:
         wrong = [key for key in truth if got[key] != truth[key]]
         if wrong:
             m, gemm = wrong[0]
-            return failed(f"{call}: M={m} {gemm} ranks {got[(m, gemm)]}, not {truth[(m, gemm)]} "
-                          "(a fresh TimeTable, not shared_table?)")
+            return failed(
+                f"{call}: M={m} {gemm} ranks {got[(m, gemm)]}, not {truth[(m, gemm)]} "
+                "(a fresh TimeTable, not shared_table?)"
+            )
     fast, slow = (ranks_at_latency(latency)[(256, "gate/up")] for latency in LATENCIES_S)
-    return passed(f"vLLM's M=256 gate/up entry ranks {fast} at {LATENCIES_S[0] * 1e6:g} us "
-                  f"and {slow} at {LATENCIES_S[1] * 1e6:g} us")
+    return passed(
+        f"vLLM's M=256 gate/up entry ranks {fast} at {LATENCIES_S[0] * 1e6:g} us "
+        f"and {slow} at {LATENCIES_S[1] * 1e6:g} us"
+    )
 
 
 @functools.cache
@@ -179,8 +201,10 @@ def errors_without_timing() -> dict[str, tuple[float, float]]:
     groups: dict[str, list[validate.Check]] = {"all": list(_found())}
     for c in _found():
         groups.setdefault(c.measurement.timing, []).append(c)
-    return {name: (_error(members, lambda c: c.model_us), _error(members, lambda c: c.kernel_us))
-            for name, members in groups.items()}
+    return {
+        name: (_error(members, lambda c: c.model_us), _error(members, lambda c: c.kernel_us))
+        for name, members in groups.items()
+    }
 
 
 def _pair(value: Any) -> tuple[float, float] | None:
@@ -198,8 +222,10 @@ def _pair(value: Any) -> tuple[float, float] | None:
 def exercise_4(error_without_timing: Any) -> Verdict:
     """Does `error_without_timing(found)` give, per timing method and "all", the model's error and the kernel's?"""
     if not callable(error_without_timing):
-        return failed("error_without_timing should be a function of the validation checks, "
-                      f"not a {type(error_without_timing).__name__}.")
+        return failed(
+            "error_without_timing should be a function of the validation checks, "
+            f"not a {type(error_without_timing).__name__}."
+        )
     value, error = attempt("error_without_timing", lambda: error_without_timing(list(_found())))
     if error is not None:
         return error
@@ -214,8 +240,11 @@ def exercise_4(error_without_timing: Any) -> Verdict:
             return failed(f"error_without_timing(found)[{name!r}] is {_shown(value[name])}, not two numbers.")
         for what, got, want in (("model's error", pair[0], model), ("kernel-only error", pair[1], kernel)):
             if abs(got - want) > TOLERANCE:
-                return failed(f"[{name!r}]: the {what} is {got:.4f}; Section 8's measure gives {want:.4f} "
-                              "(geomean of max(ratio, 1/ratio), minus one).")
+                return failed(
+                    f"[{name!r}]: the {what} is {got:.4f}; Section 8's measure gives {want:.4f} "
+                    "(geomean of max(ratio, 1/ratio), minus one)."
+                )
     model, kernel = truth["all"]
-    return passed(f"without the timing methods the error grows from {model:.1%} to {kernel:.1%} over all "
-                  f"{len(_found())} timings")
+    return passed(
+        f"without the timing methods the error grows from {model:.1%} to {kernel:.1%} over all {len(_found())} timings"
+    )

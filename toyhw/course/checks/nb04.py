@@ -4,6 +4,7 @@ Each check recomputes what the exercise asks with the pack (the study's medians,
 and compares the student's numbers with it within a stated tolerance; a wrong type, a missing column or a function
 that raises gives a ✗ verdict that says so, never a traceback.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -56,8 +57,11 @@ def _close(what: str, frame: pd.DataFrame, expected: dict, column: str, toleranc
             return failed(f"{what}'s frame cannot be read at {row!r}: {type(error).__name__}")
         if got is None:
             return failed(f"{what}'s frame has no row {row!r}")
-        if isinstance(got, (bool, np.bool_)) or not isinstance(got, (int, float, np.number)) \
-                or not abs(float(got) - want) <= tolerance:
+        if (
+            isinstance(got, (bool, np.bool_))
+            or not isinstance(got, (int, float, np.number))
+            or not abs(float(got) - want) <= tolerance
+        ):
             return failed(f"{what}: {column} at {row!r} is {got!r}, the pack's is {want:.4f}")
     return None
 
@@ -81,9 +85,11 @@ def exercise_1(ablation_gap: Callable[[], pd.DataFrame], gap_grows: Any) -> Verd
     study = ablations.ablation_study(["full", "small_llm"], GAP_SEEDS, GAP_BUDGET)
     gaps = {m: study.median_at("full", m) - study.median_at("small_llm", m) for m in GAP_MARKS}
     grows = all(a < b for a, b in zip(list(gaps.values()), list(gaps.values())[1:]))
-    error = _first(lambda: _frame("ablation_gap()", frame, ("gap",)),
-                   lambda: _close("ablation_gap()", frame, gaps, "gap", TOLERANCE),
-                   lambda: _flag("gap_grows", gap_grows, grows, "read the gap column from 100 to 2000 programs"))
+    error = _first(
+        lambda: _frame("ablation_gap()", frame, ("gap",)),
+        lambda: _close("ablation_gap()", frame, gaps, "gap", TOLERANCE),
+        lambda: _flag("gap_grows", gap_grows, grows, "read the gap column from 100 to 2000 programs"),
+    )
     if error is not None:
         return error
     return passed(f"the gap grows from {gaps[100]:.3f} after 100 programs to {gaps[2000]:.3f} after 2000")
@@ -95,13 +101,25 @@ def exercise_2(adoption_sweep: Callable[[], pd.DataFrame], adopting_helps: Any) 
     if error is not None:
         return error
     ctx = ablations.context()
-    medians = {p: float(np.median([evolve(Evaluator(ctx.train, ctx.table), ablations.BUDGET, seed=s,
-                                          llm=MockLLM(p_adopt=p)).history[-1] for s in ablations.SEEDS]))
-               for p in P_ADOPTS}
+    medians = {
+        p: float(
+            np.median(
+                [
+                    evolve(Evaluator(ctx.train, ctx.table), ablations.BUDGET, seed=s, llm=MockLLM(p_adopt=p)).history[
+                        -1
+                    ]
+                    for s in ablations.SEEDS
+                ]
+            )
+        )
+        for p in P_ADOPTS
+    }
     helps = medians[0.1] < medians[0.5] < medians[0.9]
-    error = _first(lambda: _frame("adoption_sweep()", frame, ("median",)),
-                   lambda: _close("adoption_sweep()", frame, medians, "median", TOLERANCE),
-                   lambda: _flag("adopting_helps", adopting_helps, helps, "compare the medians from 0.1 to 0.9"))
+    error = _first(
+        lambda: _frame("adoption_sweep()", frame, ("median",)),
+        lambda: _close("adoption_sweep()", frame, medians, "median", TOLERANCE),
+        lambda: _flag("adopting_helps", adopting_helps, helps, "compare the medians from 0.1 to 0.9"),
+    )
     shown = ", ".join(f"{medians[p]:.3f}" for p in P_ADOPTS)
     if error is not None:
         return error
@@ -111,10 +129,11 @@ def exercise_2(adoption_sweep: Callable[[], pd.DataFrame], adopting_helps: Any) 
 def _focus(variant: str, seed: int) -> dict[str, float]:
     """Return the focus report's checked columns for one traced run of `variant`."""
     steps = proposal_trace.trace(variant, seed, ablations.BUDGET).steps
-    return {"shapes targeted": len({s.target for s in steps}),
-            "faster config known": float(np.mean([s.best_differs for s in steps])),
-            "child beat its parent": float(np.mean([s.score is not None and s.score > s.parent_score
-                                                    for s in steps]))}
+    return {
+        "shapes targeted": len({s.target for s in steps}),
+        "faster config known": float(np.mean([s.best_differs for s in steps])),
+        "child beat its parent": float(np.mean([s.score is not None and s.score > s.parent_score for s in steps])),
+    }
 
 
 def exercise_3(focus_report: Callable[[], pd.DataFrame]) -> Verdict:
@@ -134,20 +153,25 @@ def exercise_3(focus_report: Callable[[], pd.DataFrame]) -> Verdict:
     return passed("every seed's shapes targeted, faster configs known and winning children match the traced runs")
 
 
-def exercise_4(new_shape_scores: Callable[[AblationStudy], pd.DataFrame], study: AblationStudy,
-               best_on_new_shapes: Any) -> Verdict:
+def exercise_4(
+    new_shape_scores: Callable[[AblationStudy], pd.DataFrame], study: AblationStudy, best_on_new_shapes: Any
+) -> Verdict:
     """Each variant's median score on the 100 new shapes, and the variant with the best median there."""
     frame, error = attempt("new_shape_scores", lambda: new_shape_scores(study))
     if error is not None:
         return error
     column = "new shapes (median)"
     ctx = ablations.context()
-    medians = {name: float(np.median([geomean_speedup(r.best, ctx.new, ctx.table) for r in runs]))
-               for name, runs in study.runs.items()}
+    medians = {
+        name: float(np.median([geomean_speedup(r.best, ctx.new, ctx.table) for r in runs]))
+        for name, runs in study.runs.items()
+    }
     best = max(medians, key=medians.get)
-    error = _first(lambda: _frame("new_shape_scores(study)", frame, (column,)),
-                   lambda: _close("new_shape_scores(study)", frame, medians, column, TOLERANCE),
-                   lambda: _flag("best_on_new_shapes", best_on_new_shapes, best, 'give a variant\'s name, e.g. "full"'))
+    error = _first(
+        lambda: _frame("new_shape_scores(study)", frame, (column,)),
+        lambda: _close("new_shape_scores(study)", frame, medians, column, TOLERANCE),
+        lambda: _flag("best_on_new_shapes", best_on_new_shapes, best, 'give a variant\'s name, e.g. "full"'),
+    )
     if error is not None:
         return error
     return passed(f"{best} has the best median on the new shapes ({medians[best]:.3f})")

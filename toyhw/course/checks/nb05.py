@@ -3,6 +3,7 @@
 Each check recomputes its answer with the pack (the tournament's formula, the traced run of `full` with seed 0 scored
 on the time table, the replayed prompts) and compares the student's value with it.
 """
+
 from __future__ import annotations
 
 import functools
@@ -17,11 +18,11 @@ from toyhw.evolve import ablations, prompt_view, proposal_trace
 from toyhw.evolve.evaluator import geomean_speedup
 
 TOURNAMENTS = (1, 2, 3, 5)  # the tournament sizes Exercise 1 asks about
-ISLAND = 25                 # a full island: the default capacity per island
-TOLERANCE = 0.01            # one percentage point: 20,000 draws measure a share to about 0.3 points
+ISLAND = 25  # a full island: the default capacity per island
+TOLERANCE = 0.01  # one percentage point: 20,000 draws measure a share to about 0.3 points
 TRACED = ("full", 0, 1000)  # the traced run of Sections 2-4 (variant, seed, proposals)
 PROMPT_STEPS = (1, 10, 100, 1000)
-WIDTH = 110                 # a verdict is one line that a projector shows whole
+WIDTH = 110  # a verdict is one line that a projector shows whole
 
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = 30
@@ -34,6 +35,7 @@ def _shown(value: Any) -> str:
 
 def _one_line(check: Callable[..., Verdict]) -> Callable[..., Verdict]:
     """Make `check`'s verdict one line of at most WIDTH columns (a student's error message can be long)."""
+
     @functools.wraps(check)
     def wrapped(*args: Any, **kwargs: Any) -> Verdict:
         verdict = check(*args, **kwargs)
@@ -42,6 +44,7 @@ def _one_line(check: Callable[..., Verdict]) -> Callable[..., Verdict]:
         if len(reason) > room:
             reason = reason[: room - 1] + "…"
         return Verdict(verdict.ok, reason)
+
     return wrapped
 
 
@@ -82,12 +85,16 @@ def exercise_1(best_share: Callable[[int], Any]) -> Verdict:
             return failed(f"best_share({k}) returned {_shown(value)}: a share is a number between 0 and 1.")
         expected = best_share_formula(k)
         if abs(share - expected) > TOLERANCE:
-            return failed(f"best_share({k}) = {share:.3f}, but the best of a full island of {ISLAND} should "
-                          f"be the parent {expected:.3f} of the time (±{TOLERANCE}).")
+            return failed(
+                f"best_share({k}) = {share:.3f}, but the best of a full island of {ISLAND} should "
+                f"be the parent {expected:.3f} of the time (±{TOLERANCE})."
+            )
         measured[k] = share
     shown = ", ".join(f"{measured[k]:.1%}" for k in TOURNAMENTS)
-    return passed(f"the best is the parent {shown} of the time for k = {', '.join(map(str, TOURNAMENTS))}: "
-                  f"1 - (1 - 1/{ISLAND})^k.")
+    return passed(
+        f"the best is the parent {shown} of the time for k = {', '.join(map(str, TOURNAMENTS))}: "
+        f"1 - (1 - 1/{ISLAND})^k."
+    )
 
 
 def cascade_misses() -> dict[str, int]:
@@ -98,9 +105,11 @@ def cascade_misses() -> dict[str, int]:
     cut = [s for s in run.steps if s.status == "cascade"]
     scores = [geomean_speedup(s.program, ctx.train, ctx.table) for s in cut]
     best_before = [run.result.history[s.step - 2] if s.step > 1 else 1.0 for s in cut]  # the expert scores 1.0
-    return {"cut": len(cut),
-            "beat_parent": sum(f > s.parent_score for f, s in zip(scores, cut)),
-            "beat_best": sum(f > b for f, b in zip(scores, best_before))}
+    return {
+        "cut": len(cut),
+        "beat_parent": sum(f > s.parent_score for f, s in zip(scores, cut)),
+        "beat_best": sum(f > b for f, b in zip(scores, best_before)),
+    }
 
 
 @_one_line
@@ -114,13 +123,19 @@ def exercise_2(beat_parent: Any, beat_best: Any) -> Verdict:
             return failed(f"{name} = {_shown(value)}: it should be a count (a whole number of programs).")
     truth = cascade_misses()
     if _count(beat_parent) != truth["beat_parent"]:
-        return failed(f"beat_parent = {_shown(beat_parent)}, not what the time table gives: score each cut program on all "
-                      "training shapes and compare with `s.parent_score`.")
+        return failed(
+            f"beat_parent = {_shown(beat_parent)}, not what the time table gives: score each cut program on all "
+            "training shapes and compare with `s.parent_score`."
+        )
     if _count(beat_best) != truth["beat_best"]:
-        return failed(f"beat_best = {_shown(beat_best)}, not what the time table gives: compare each cut program's score "
-                      "with the best score of the run before it.")
-    return passed(f"{truth['beat_parent']} of the {truth['cut']} cut programs would have beaten their parent, "
-                  f"{truth['beat_best']} the best score so far.")
+        return failed(
+            f"beat_best = {_shown(beat_best)}, not what the time table gives: compare each cut program's score "
+            "with the best score of the run before it."
+        )
+    return passed(
+        f"{truth['beat_parent']} of the {truth['cut']} cut programs would have beaten their parent, "
+        f"{truth['beat_best']} the best score so far."
+    )
 
 
 def prompt_sizes(steps: tuple[int, ...] = PROMPT_STEPS) -> dict[int, dict[str, int]]:
@@ -147,8 +162,10 @@ def exercise_3(tokens: Any, grows_most: Any) -> Verdict:
         if value is None:
             return failed(f"tokens[{step}] is still None: measure the prompt at proposal {step}.")
         if _count(value) != sizes[step]["tokens"]:
-            return failed(f"tokens[{step}] = {_shown(value)}, not the prompt's estimated tokens at proposal {step} "
-                          "(`view.tokens`).")
+            return failed(
+                f"tokens[{step}] = {_shown(value)}, not the prompt's estimated tokens at proposal {step} "
+                "(`view.tokens`)."
+            )
     first, last = sizes[PROMPT_STEPS[0]], sizes[PROMPT_STEPS[-1]]
     parts = [name for name in last if name != "tokens"]
     gains = {name: last[name] - first.get(name, 0) for name in parts}
@@ -158,9 +175,14 @@ def exercise_3(tokens: Any, grows_most: Any) -> Verdict:
     if not isinstance(grows_most, str):
         return failed(f"grows_most should be a part's name (a string such as \"feedback\"), not {_shown(grows_most)}.")
     if grows_most.strip().lower() not in gains:
-        return failed(f"grows_most = {_shown(grows_most)} is not a part of the prompt: the parts are {', '.join(parts)}.")
+        return failed(
+            f"grows_most = {_shown(grows_most)} is not a part of the prompt: the parts are {', '.join(parts)}."
+        )
     if grows_most.strip().lower() != most:
-        return failed(f"{_shown(grows_most)} gains {gains[grows_most.strip().lower()]:,} characters; another part gains "
-                      "more.")
-    return passed(f"{first['tokens']:,} tokens at proposal 1, {last['tokens']:,} at 1000; the {most} gain the most "
-                  f"({gains[most]:,} characters).")
+        return failed(
+            f"{_shown(grows_most)} gains {gains[grows_most.strip().lower()]:,} characters; another part gains more."
+        )
+    return passed(
+        f"{first['tokens']:,} tokens at proposal 1, {last['tokens']:,} at 1000; the {most} gain the most "
+        f"({gains[most]:,} characters)."
+    )

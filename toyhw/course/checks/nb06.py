@@ -4,6 +4,7 @@ The runs are the notebook's own (the full method and Section 5's variants on `ab
 verdict is the same on every laptop. A function that raises, returns the wrong type or misses a column gets a ✗
 verdict naming the problem, never a traceback.
 """
+
 from __future__ import annotations
 
 import math
@@ -39,7 +40,7 @@ TOLERANCE = 0.006
 def _one_line(verdict: Verdict) -> Verdict:
     if len(str(verdict)) <= WIDTH:
         return verdict
-    return Verdict(verdict.ok, verdict.reason[:WIDTH - 3] + "…")
+    return Verdict(verdict.ok, verdict.reason[: WIDTH - 3] + "…")
 
 
 def _run(what: str, work: Callable[[], Any]) -> tuple[Any, Verdict | None]:
@@ -95,15 +96,26 @@ def exercise_1(stuck_target_share: Callable) -> Verdict:
             return error
         share = _number(value)
         if share is None:
-            return failed(f"stuck_target_share({name!r}, {SEED}, {BUDGET}) returned {type(value).__name__}, "
-                          "not a share (a number).")
+            return failed(
+                f"stuck_target_share({name!r}, {SEED}, {BUDGET}) returned {type(value).__name__}, "
+                "not a share (a number)."
+            )
         want = _stuck_share(name, SEED, BUDGET)
         if abs(share - want) > 1e-9:
-            return _one_line(failed(f"stuck_target_share({name!r}, {SEED}, {BUDGET}) = {share:.3f}; counted "
-                                    f"target by target it is {want:.3f}."))
+            return _one_line(
+                failed(
+                    f"stuck_target_share({name!r}, {SEED}, {BUDGET}) = {share:.3f}; counted "
+                    f"target by target it is {want:.3f}."
+                )
+            )
         got[name] = share
-    return _one_line(passed("seed 0, first 300 proposals: " + ", ".join(f"{n} {v:.0%}" for n, v in got.items())
-                            + " aim at a stuck shape."))
+    return _one_line(
+        passed(
+            "seed 0, first 300 proposals: "
+            + ", ".join(f"{n} {v:.0%}" for n, v in got.items())
+            + " aim at a stuck shape."
+        )
+    )
 
 
 def exercise_2(stuck_share_by_budget: Callable) -> Verdict:
@@ -120,13 +132,20 @@ def exercise_2(stuck_share_by_budget: Callable) -> Verdict:
         if budget not in frame.index:
             return failed(f"stuck_share_by_budget's frame has no row for budget {budget} (index the rows by budget).")
         t = targeting.targeting(SEED, budget)
-        want = {"stuck shapes": t.n_stuck, "roofline": t.share_on_stuck["roofline"],
-                "best seen": t.share_on_stuck["best"]}
+        want = {
+            "stuck shapes": t.n_stuck,
+            "roofline": t.share_on_stuck["roofline"],
+            "best seen": t.share_on_stuck["best"],
+        }
         for column in columns:
             value = _number(frame.loc[budget, column])
             if value is None or abs(value - want[column]) > TOLERANCE:
-                return _one_line(failed(f"after {budget} programs {column!r} is {frame.loc[budget, column]!r}; "
-                                        f"the pack's targeting gives {want[column]:.3g}."))
+                return _one_line(
+                    failed(
+                        f"after {budget} programs {column!r} is {frame.loc[budget, column]!r}; "
+                        f"the pack's targeting gives {want[column]:.3g}."
+                    )
+                )
     return passed(f"the stuck shapes and both shares after {len(BUDGETS)} budgets of seed {SEED} match the pack's.")
 
 
@@ -158,12 +177,15 @@ def exercise_3(far_from_roofline: Callable) -> Verdict:
     for label, (reach, bound) in want.items():
         value = _number(got[label]["oracle vs_roofline"])
         if value is None or abs(value - reach) > TOLERANCE:
-            return _one_line(failed(f"{label}: oracle vs_roofline {got[label]['oracle vs_roofline']!r}, "
-                                    f"the pack's is {reach:.2f}."))
+            return _one_line(
+                failed(f"{label}: oracle vs_roofline {got[label]['oracle vs_roofline']!r}, the pack's is {reach:.2f}.")
+            )
         if got[label]["bound"] != bound:
             return _one_line(failed(f"{label}: bound {got[label]['bound']!r}, the cost model says {bound!r}."))
-    return passed(f"{len(want)} of the {len(ctx.train)} training shapes, with the oracle's reach and bound, as the "
-                  "pack computes them.")
+    return passed(
+        f"{len(want)} of the {len(ctx.train)} training shapes, with the oracle's reach and bound, as the "
+        "pack computes them."
+    )
 
 
 def exercise_4(decode_reach_by_gpu: Callable) -> Verdict:
@@ -182,18 +204,25 @@ def exercise_4(decode_reach_by_gpu: Callable) -> Verdict:
     got = {str(row["shape"]): row for _, row in frame.iterrows()}
     if set(got) != set(want):
         wrong = sorted(set(got) ^ set(want))
-        return _one_line(failed(f"{len(got)} shapes listed, {len(want)} stuck decode shapes in demo 2 "
-                                f"(not matching: {wrong[0]})."))
+        return _one_line(
+            failed(f"{len(got)} shapes listed, {len(want)} stuck decode shapes in demo 2 (not matching: {wrong[0]}).")
+        )
     for gpu in GPUS:
         table = shared_table(gpu)
         for label, shape in want.items():
             config, best = table.oracle(shape)
-            expected = {"vs_roofline": table.roofline(shape) / best,
-                        "fixed share": gemm_cost.gemm_time(config, shape, table.gpu).fixed_us / best}
+            expected = {
+                "vs_roofline": table.roofline(shape) / best,
+                "fixed share": gemm_cost.gemm_time(config, shape, table.gpu).fixed_us / best,
+            }
             for what, value in expected.items():
                 mine = _number(got[label][f"{gpu} {what}"])
                 if mine is None or abs(mine - value) > TOLERANCE:
-                    return _one_line(failed(f"{label} on the {gpu}: {what} {got[label][f'{gpu} {what}']!r}, the "
-                                            f"pack's is {value:.2f}."))
-    return passed(f"the {len(want)} stuck decode shapes on the {' and the '.join(GPUS)}: reach and fixed share "
-                  "match the pack's.")
+                    return _one_line(
+                        failed(
+                            f"{label} on the {gpu}: {what} {got[label][f'{gpu} {what}']!r}, the pack's is {value:.2f}."
+                        )
+                    )
+    return passed(
+        f"the {len(want)} stuck decode shapes on the {' and the '.join(GPUS)}: reach and fixed share match the pack's."
+    )

@@ -4,6 +4,7 @@ Each check recomputes with the pack what the exercise asks for (a static check a
 kernel runs, crashes on new shapes, the branches no training shape reaches) and compares the student's answer with
 it. A wrong type, a wrong value or a function that raises gives a ✗ verdict that says why, never an exception.
 """
+
 from __future__ import annotations
 
 import collections
@@ -66,17 +67,24 @@ def _evaluations(m_min: int, m_max: int) -> dict[str, tuple[str, int]]:
     """Return the pack's (status, kernel runs) of that program for each of Exercise 2's evaluator settings."""
     ctx = ablations.context()
     program = _program_with_bad_branch(m_min, m_max)
-    return {key: (result.status, result.runs) for key, check, cascade in SETTINGS
-            for result in [Evaluator(ctx.train, ctx.table, check_all_branches=check, cascade=cascade).evaluate(program)]}
+    return {
+        key: (result.status, result.runs)
+        for key, check, cascade in SETTINGS
+        for result in [Evaluator(ctx.train, ctx.table, check_all_branches=check, cascade=cascade).evaluate(program)]
+    }
 
 
 @functools.lru_cache(maxsize=4)
 def _final_databases(seeds: tuple[int, ...], budget: int) -> tuple[Program, ...]:
     """Return the programs of the final databases of the full method without the branch check, seeds in order."""
     ctx = ablations.context()
-    return tuple(program for seed in seeds
-                 for program in evolve(Evaluator(ctx.train, ctx.table, check_all_branches=False), budget,
-                                       seed=seed).db.programs())
+    return tuple(
+        program
+        for seed in seeds
+        for program in evolve(
+            Evaluator(ctx.train, ctx.table, check_all_branches=False), budget, seed=seed
+        ).db.programs()
+    )
 
 
 def _crash_counts(new_layers: Sequence[str]) -> dict[str, object]:
@@ -146,9 +154,13 @@ def exercise_2(bad_branch_on_a_training_shape: Callable[[int, int], Any]) -> Ver
             if not isinstance(got, (tuple, list)) or tuple(got) != value:
                 return _fit(failed(f"{call}[{key!r}] is {got!r}; the evaluator gives {value!r}"))
     found = _evaluations(2000, 4000)
-    return _fit(passed(f"2000-4000 without the check: {found['no check, cascade'][0]} in "
-                       f"{found['no check, cascade'][1]} runs with the cascade, {found['no check, no cascade'][1]} "
-                       f"without; with it: {found['check'][0]} in {found['check'][1]}"))
+    return _fit(
+        passed(
+            f"2000-4000 without the check: {found['no check, cascade'][0]} in "
+            f"{found['no check, cascade'][1]} runs with the cascade, {found['no check, no cascade'][1]} "
+            f"without; with it: {found['check'][0]} in {found['check'][1]}"
+        )
+    )
 
 
 def exercise_3(new_shape_crashes: Callable[..., Any]) -> Verdict:
@@ -156,7 +168,10 @@ def exercise_3(new_shape_crashes: Callable[..., Any]) -> Verdict:
     name = "new_shape_crashes"
     if (problem := _not_callable(name, new_shape_crashes)) is not None:
         return problem
-    for call, layers in ((f"{name}()", shapes_lib.NEW_LAYERS), (f"{name}(new_layers={EIGHT_KV_LAYERS})", EIGHT_KV_LAYERS)):
+    for call, layers in (
+        (f"{name}()", shapes_lib.NEW_LAYERS),
+        (f"{name}(new_layers={EIGHT_KV_LAYERS})", EIGHT_KV_LAYERS),
+    ):
         kwargs = {} if layers is shapes_lib.NEW_LAYERS else {"new_layers": layers}
         answer, problem = attempt(call, lambda: new_shape_crashes(**kwargs))
         if problem is not None:
@@ -169,13 +184,21 @@ def exercise_3(new_shape_crashes: Callable[..., Any]) -> Verdict:
             if key == "per layer" and isinstance(got, collections.abc.Mapping):
                 wrong = sorted(layer for layer in set(value) | set(got) if got.get(layer, 0) != value.get(layer, 0))
                 if wrong:
-                    return _fit(failed(f"{call}['per layer'][{wrong[0]!r}] is {got.get(wrong[0], 0)!r}; the final "
-                                       f"databases give {value.get(wrong[0], 0)!r}"))
+                    return _fit(
+                        failed(
+                            f"{call}['per layer'][{wrong[0]!r}] is {got.get(wrong[0], 0)!r}; the final "
+                            f"databases give {value.get(wrong[0], 0)!r}"
+                        )
+                    )
             elif got != value:
                 return _fit(failed(f"{call}[{key!r}] is {got!r}; the final databases give {value!r}"))
     found, eight = _crash_counts(shapes_lib.NEW_LAYERS), _crash_counts(EIGHT_KV_LAYERS)
-    return _fit(passed(f"{found['crashing']} crashing programs, {found['only on the new layers']} only on the "
-                       f"405B/8 layers; with eight KV heads {eight['crashing']} and {eight['only on the new layers']}"))
+    return _fit(
+        passed(
+            f"{found['crashing']} crashing programs, {found['only on the new layers']} only on the "
+            f"405B/8 layers; with eight KV heads {eight['crashing']} and {eight['only on the new layers']}"
+        )
+    )
 
 
 def exercise_4(untested_branches: Callable[[Program, Sequence[shapes_lib.Shape]], Any]) -> Verdict:
@@ -185,8 +208,11 @@ def exercise_4(untested_branches: Callable[[Program, Sequence[shapes_lib.Shape]]
         return problem
     ctx = ablations.context()
     section3 = simplify(branch_check.branch_row(ablations.SEEDS[0], ablations.BUDGET, False).example)
-    programs = (("Section 3's program", section3), ("Section 1's program", _program_with_bad_branch(3000, 4000)),
-                ("the expert", expert_program()))
+    programs = (
+        ("Section 3's program", section3),
+        ("Section 1's program", _program_with_bad_branch(3000, 4000)),
+        ("the expert", expert_program()),
+    )
     for label, program in programs:
         answer, problem = attempt(name, lambda: untested_branches(program, ctx.train))
         if problem is not None:

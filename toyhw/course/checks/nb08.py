@@ -4,6 +4,7 @@ Each check compares the student's kernel run counts with the pack's own (`ablati
 the kernel runs of a fresh run): machine-independent numbers only, never seconds. A wrong type, a wrong value or a
 function that raises gives a ✗ verdict that says why, never an exception.
 """
+
 from __future__ import annotations
 
 import math
@@ -69,14 +70,20 @@ def exercise_1(cascade_savings: Callable[..., Any]) -> Verdict:
     for seed in ablations.SEEDS:
         full = ablations.run_one("full", seed, ablations.BUDGET).kernel_runs
         every = ablations.run_one("no_cascade", seed, ablations.BUDGET).kernel_runs
-        values, problem = attempt(f"reading seed {seed} of the frame",
-                                  lambda: [_cell(frame, seed, c) for c in ("full", "no_cascade", "saved")])
+        values, problem = attempt(
+            f"reading seed {seed} of the frame",
+            lambda: [_cell(frame, seed, c) for c in ("full", "no_cascade", "saved")],
+        )
         if problem is not None:
             return _fit(problem)
         got_full, got_every, got_saved = values
         if got_full != full or got_every != every:
-            return _fit(failed(f"seed {seed}: full {got_full!r} and no_cascade {got_every!r} kernel runs; "
-                               f"the runs spend {full:,} and {every:,}"))
+            return _fit(
+                failed(
+                    f"seed {seed}: full {got_full!r} and no_cascade {got_every!r} kernel runs; "
+                    f"the runs spend {full:,} and {every:,}"
+                )
+            )
         saved = 1 - full / every
         try:
             close = math.isclose(float(got_saved), saved, abs_tol=SHARE_TOLERANCE)
@@ -85,8 +92,12 @@ def exercise_1(cascade_savings: Callable[..., Any]) -> Verdict:
         if not close:
             return _fit(failed(f"seed {seed}: saved is {got_saved!r}; 1 - full / no_cascade is {saved:.3f}"))
         shares.append(saved)
-    return _fit(passed(f"the cascade saves {min(shares):.0%}-{max(shares):.0%} of the kernel runs on seeds "
-                       f"{ablations.SEEDS[0]}-{ablations.SEEDS[-1]}"))
+    return _fit(
+        passed(
+            f"the cascade saves {min(shares):.0%}-{max(shares):.0%} of the kernel runs on seeds "
+            f"{ablations.SEEDS[0]}-{ablations.SEEDS[-1]}"
+        )
+    )
 
 
 def exercise_2(serial_and_parallel_agree: Callable[..., Any]) -> Verdict:
@@ -102,8 +113,12 @@ def exercise_2(serial_and_parallel_agree: Callable[..., Any]) -> Verdict:
     variants, seeds, budget = GRID
     runs = len(variants) * len(seeds)
     kernel_runs = sum(ablations.run_one(v, s, budget).kernel_runs for v in variants for s in seeds)
-    expected = {"runs": runs, "kernel runs, serial": kernel_runs, "kernel runs, parallel": kernel_runs,
-                "identical": True}
+    expected = {
+        "runs": runs,
+        "kernel runs, serial": kernel_runs,
+        "kernel runs, parallel": kernel_runs,
+        "identical": True,
+    }
     for key, value in expected.items():
         if key not in answer:
             return _fit(failed(f"{name}() has no key {key!r} (keys: {', '.join(map(repr, expected))})"))

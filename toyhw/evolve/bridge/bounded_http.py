@@ -8,6 +8,7 @@ The openai client is handed this transport (`http_client=`), so its request buil
 Retry-After are unchanged. One connection per try, closed after it; proxies from the environment are used as
 urllib reads them (HTTPS through CONNECT).
 """
+
 from __future__ import annotations
 
 import base64
@@ -94,22 +95,24 @@ class BoundedTransport(httpx2.BaseTransport):
             size += len(chunk)
             if size > self.max_body_bytes:
                 if 200 <= response.status < 300:
-                    raise BodyTooLong(f"the reply's body is longer than {self.max_body_bytes:,} bytes",
-                                      request=request)
-                parts.append(chunk[:len(chunk) - (size - self.max_body_bytes)])
+                    raise BodyTooLong(f"the reply's body is longer than {self.max_body_bytes:,} bytes", request=request)
+                parts.append(chunk[: len(chunk) - (size - self.max_body_bytes)])
                 return b"".join(parts)  # an error body: its start says enough
             parts.append(chunk)
 
-    def _connection(self, host: str, port: int, https: bool,
-                    headers: dict) -> tuple[http.client.HTTPConnection, bool]:
+    def _connection(self, host: str, port: int, https: bool, headers: dict) -> tuple[http.client.HTTPConnection, bool]:
         """Return the connection to `host`, or to the environment's proxy for it, and whether the request line must
         carry the absolute URL (a plain HTTP proxy)."""
-        proxy = None if urllib.request.proxy_bypass(host) else urllib.request.getproxies().get(
-            "https" if https else "http")
+        proxy = (
+            None if urllib.request.proxy_bypass(host) else urllib.request.getproxies().get("https" if https else "http")
+        )
         context = ssl.create_default_context() if https else None
         if not proxy:
-            return (http.client.HTTPSConnection(host, port, timeout=self.timeout, context=context) if https
-                    else http.client.HTTPConnection(host, port, timeout=self.timeout)), False
+            return (
+                http.client.HTTPSConnection(host, port, timeout=self.timeout, context=context)
+                if https
+                else http.client.HTTPConnection(host, port, timeout=self.timeout)
+            ), False
         parsed = urllib.parse.urlsplit(proxy if "://" in proxy else f"http://{proxy}")
         auth: dict[str, str] = {}
         if parsed.username is not None:
@@ -117,8 +120,7 @@ class BoundedTransport(httpx2.BaseTransport):
             auth["Proxy-Authorization"] = "Basic " + base64.b64encode(token.encode()).decode()
         proxy_port = parsed.port or 80
         if https:
-            connection = http.client.HTTPSConnection(parsed.hostname, proxy_port, timeout=self.timeout,
-                                                     context=context)
+            connection = http.client.HTTPSConnection(parsed.hostname, proxy_port, timeout=self.timeout, context=context)
             connection.set_tunnel(host, port, headers=auth)
             return connection, False
         headers.update(auth)

@@ -14,6 +14,7 @@ ChatLLM stops the run (EndpointUnavailable) only when retrying cannot help: a wr
 completion). Otherwise a run of budget B makes B calls, each at
 most `endpoint.attempts` tries.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -48,8 +49,9 @@ class PromptedLLM:
         self.calls = 0
         self.failures: list[tuple[int, str]] = []  # (step, reason) of every failed proposal, in order
 
-    def __call__(self, parent: ProgramWithTimes, inspirations: Sequence[ProgramWithTimes], feedback: Feedback,
-                 rng: random.Random) -> Proposal:
+    def __call__(
+        self, parent: ProgramWithTimes, inspirations: Sequence[ProgramWithTimes], feedback: Feedback, rng: random.Random
+    ) -> Proposal:
         """Return the proposal read from the model's reply to this step's prompt."""
         self.calls += 1
         messages = render_prompt(parent, inspirations, feedback, self.settings, self.gpu).messages()
@@ -84,10 +86,18 @@ class ChatLLM(PromptedLLM):
     repeatably; a hosted API may ignore it). `header`: extra facts for the log's header (variant, seed, budget).
     """
 
-    def __init__(self, endpoint: Endpoint, settings: PromptSettings = PromptSettings(), log: Optional[str] = None,
-                 header: Optional[Mapping] = None, seed: Optional[int] = None, max_failures: int = 3,
-                 gpu: GPU | str = "H100", client: Optional[ChatClient] = None,
-                 progress: Optional[Progress] = None) -> None:
+    def __init__(
+        self,
+        endpoint: Endpoint,
+        settings: PromptSettings = PromptSettings(),
+        log: Optional[str] = None,
+        header: Optional[Mapping] = None,
+        seed: Optional[int] = None,
+        max_failures: int = 3,
+        gpu: GPU | str = "H100",
+        client: Optional[ChatClient] = None,
+        progress: Optional[Progress] = None,
+    ) -> None:
         super().__init__(settings, gpu, progress)
         if isinstance(max_failures, bool) or not isinstance(max_failures, int) or max_failures < 1:
             raise ValueError(f"max_failures = {max_failures!r} is not allowed; it must be an integer >= 1")
@@ -96,9 +106,19 @@ class ChatLLM(PromptedLLM):
         self.max_failures = max_failures
         self.client = client if client is not None else ChatClient(endpoint)  # fails here if openai is missing
         self._in_row = 0
-        self.log = None if log is None else LogWriter(log, {
-            "settings": settings.as_dict(), "endpoint": endpoint.describe(), **(header or {}),
-            "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")})
+        self.log = (
+            None
+            if log is None
+            else LogWriter(
+                log,
+                {
+                    "settings": settings.as_dict(),
+                    "endpoint": endpoint.describe(),
+                    **(header or {}),
+                    "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                },
+            )
+        )
 
     def _reply(self, step: int, messages: list[dict]) -> Reply:
         return self.client.complete(messages, None if self.seed is None else self.seed * 1_000_000 + step)
@@ -115,18 +135,30 @@ class ChatLLM(PromptedLLM):
                 text, extra = text[:LOG_PREFIX_CHARS], {"reply_chars": len(reply.text)}
             if reply.oversized:
                 extra["oversized"] = True
-            self.log.write({
-                "step": step, "messages": messages, "model": self.endpoint.model, "reply": text, **extra,
-                "error": reply.error, "finish_reason": reply.finish_reason,
-                "attempts": [{"seconds": round(a.seconds, 3), "error": a.error, "status": a.status}
-                             for a in reply.attempts],
-                "seconds": round(sum(a.seconds for a in reply.attempts), 3),
-                "outcome": "failed" if proposal.program is None else "ok",
-                "description": proposal.description, "operator": proposal.operator})
+            self.log.write(
+                {
+                    "step": step,
+                    "messages": messages,
+                    "model": self.endpoint.model,
+                    "reply": text,
+                    **extra,
+                    "error": reply.error,
+                    "finish_reason": reply.finish_reason,
+                    "attempts": [
+                        {"seconds": round(a.seconds, 3), "error": a.error, "status": a.status} for a in reply.attempts
+                    ],
+                    "seconds": round(sum(a.seconds for a in reply.attempts), 3),
+                    "outcome": "failed" if proposal.program is None else "ok",
+                    "description": proposal.description,
+                    "operator": proposal.operator,
+                }
+            )
         self._in_row = self._in_row + 1 if reply.text is None and not reply.oversized else 0
         if self._in_row >= self.max_failures:
-            raise EndpointUnavailable(f"{self._in_row} calls in a row got no reply from {self.endpoint.where} "
-                                      f"(last: {reply.error}); stopping the run")
+            raise EndpointUnavailable(
+                f"{self._in_row} calls in a row got no reply from {self.endpoint.where} "
+                f"(last: {reply.error}); stopping the run"
+            )
 
 
 class ReplayLLM(PromptedLLM):
@@ -137,8 +169,9 @@ class ReplayLLM(PromptedLLM):
     recorded run, bit for bit. `settings` default to the log's.
     """
 
-    def __init__(self, path: str | os.PathLike, settings: Optional[PromptSettings] = None,
-                 gpu: GPU | str = "H100") -> None:
+    def __init__(
+        self, path: str | os.PathLike, settings: Optional[PromptSettings] = None, gpu: GPU | str = "H100"
+    ) -> None:
         header, records = read_log(path, [f.name for f in dataclasses.fields(PromptSettings)])
         try:
             logged = PromptSettings(**header["settings"])
@@ -151,17 +184,28 @@ class ReplayLLM(PromptedLLM):
 
     def _reply(self, step: int, messages: list[dict]) -> Reply:
         if step > len(self.records):
-            raise ReplayError(f"the log {self.path!r} holds {len(self.records)} calls and the run asks for call "
-                              f"{step}: replay with a budget of at most {len(self.records)}")
+            raise ReplayError(
+                f"the log {self.path!r} holds {len(self.records)} calls and the run asks for call "
+                f"{step}: replay with a budget of at most {len(self.records)}"
+            )
         record = self.records[step - 1]
         if record["messages"] != messages:
-            raise ReplayError(f"call {step}: the prompt differs from the one in {self.path!r} "
-                              f"({_first_difference(record['messages'], messages)}); replay with the variant, seed and "
-                              "toyhw version of the recorded run")
-        attempts = tuple(Attempt(a.get("seconds", 0.0), a.get("error"), a.get("status"))
-                         for a in record.get("attempts", ()))
-        return Reply(record.get("reply"), record.get("error"), attempts, record.get("finish_reason"),
-                     bool(record.get("oversized", False)), record.get("reply_chars"))
+            raise ReplayError(
+                f"call {step}: the prompt differs from the one in {self.path!r} "
+                f"({_first_difference(record['messages'], messages)}); replay with the variant, seed and "
+                "toyhw version of the recorded run"
+            )
+        attempts = tuple(
+            Attempt(a.get("seconds", 0.0), a.get("error"), a.get("status")) for a in record.get("attempts", ())
+        )
+        return Reply(
+            record.get("reply"),
+            record.get("error"),
+            attempts,
+            record.get("finish_reason"),
+            bool(record.get("oversized", False)),
+            record.get("reply_chars"),
+        )
 
 
 def _first_difference(logged: list, now: list) -> str:

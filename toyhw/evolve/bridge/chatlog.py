@@ -12,6 +12,7 @@ Call:   {"kind": "call", "step", "messages", "reply", "error", "finish_reason", 
 Reading is strict (`read_log`): a regular file of at most MAX_LOG_BYTES, UTF-8, every field of the type the writer
 gives it; anything else is refused with one line naming the file, the line and the field.
 """
+
 from __future__ import annotations
 
 import json
@@ -50,12 +51,14 @@ class LogWriter:
         try:
             self._file = open(self.path, "x+", encoding="utf-8")
         except FileExistsError:
-            raise LogError(f"log {_shown(self.path)} exists; a recorded run is not overwritten: choose another file "
-                           "or delete it") from None
+            raise LogError(
+                f"log {_shown(self.path)} exists; a recorded run is not overwritten: choose another file or delete it"
+            ) from None
         except (OSError, ValueError) as err:  # no such folder, '', read-only, name too long, permission, NUL byte
-            raise LogError(f"cannot create the log {_shown(self.path)}: {getattr(err, 'strerror', None) or err}"
-                           ) from None
-        self._id = os.fstat(self._file.fileno())[stat.ST_INO:stat.ST_DEV + 1]
+            raise LogError(
+                f"cannot create the log {_shown(self.path)}: {getattr(err, 'strerror', None) or err}"
+            ) from None
+        self._id = os.fstat(self._file.fileno())[stat.ST_INO : stat.ST_DEV + 1]
         self._append({"kind": "run", "format": FORMAT, **header})
 
     def write(self, record: Mapping) -> None:
@@ -71,14 +74,15 @@ class LogWriter:
         try:
             self._file.write(json.dumps(record) + "\n")
             self._file.flush()
-            there = os.stat(self.path)[stat.ST_INO:stat.ST_DEV + 1]
+            there = os.stat(self.path)[stat.ST_INO : stat.ST_DEV + 1]
         except OSError as err:
             there, problem = None, err.strerror or str(err)
         else:
             problem = None if there == self._id else "another file took its place"
         if problem is not None:
-            raise LogError(f"the log {_shown(self.path)} could not be written ({problem}); {self._rescue()}; "
-                           "stopping the run") from None
+            raise LogError(
+                f"the log {_shown(self.path)} could not be written ({problem}); {self._rescue()}; stopping the run"
+            ) from None
 
     def _rescue(self) -> str:
         """Copy what the open file holds to a new file in the temporary folder; return where, as a clause."""
@@ -104,8 +108,10 @@ def _read_text(name: str) -> str:
     try:
         kind = os.stat(name).st_mode
         if not stat.S_ISREG(kind):
-            raise LogError(f"cannot read the log {_shown(name)}: it is not a regular file (a FIFO, a device or a "
-                           "folder); give the file a recorded run wrote")
+            raise LogError(
+                f"cannot read the log {_shown(name)}: it is not a regular file (a FIFO, a device or a "
+                "folder); give the file a recorded run wrote"
+            )
         fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
@@ -116,26 +122,42 @@ def _read_text(name: str) -> str:
     except (OSError, ValueError) as err:
         raise LogError(f"cannot read the log {_shown(name)}: {getattr(err, 'strerror', None) or err}") from None
     if len(raw) > MAX_LOG_BYTES:
-        raise LogError(f"cannot read the log {_shown(name)}: it is larger than {MAX_LOG_BYTES:,} bytes, more than "
-                       "any recorded run writes")
+        raise LogError(
+            f"cannot read the log {_shown(name)}: it is larger than {MAX_LOG_BYTES:,} bytes, more than "
+            "any recorded run writes"
+        )
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as err:
         line = raw.count(b"\n", 0, err.start) + 1
-        raise LogError(f"{name}, line {line}: byte 0x{raw[err.start]:02x} is not UTF-8; a log is UTF-8 text") \
-            from None
+        raise LogError(f"{name}, line {line}: byte 0x{raw[err.start]:02x} is not UTF-8; a log is UTF-8 text") from None
 
 
 _OPTIONAL_TEXT = (str, type(None))
 _NUMBER = (int, float)
 _CALL_FIELDS: Mapping[str, tuple] = {
-    "reply": _OPTIONAL_TEXT, "error": _OPTIONAL_TEXT, "finish_reason": _OPTIONAL_TEXT, "attempts": (list,),
-    "seconds": _NUMBER, "outcome": _OPTIONAL_TEXT, "description": _OPTIONAL_TEXT, "operator": _OPTIONAL_TEXT,
-    "model": _OPTIONAL_TEXT, "reply_chars": (int, type(None)), "oversized": (bool,),
+    "reply": _OPTIONAL_TEXT,
+    "error": _OPTIONAL_TEXT,
+    "finish_reason": _OPTIONAL_TEXT,
+    "attempts": (list,),
+    "seconds": _NUMBER,
+    "outcome": _OPTIONAL_TEXT,
+    "description": _OPTIONAL_TEXT,
+    "operator": _OPTIONAL_TEXT,
+    "model": _OPTIONAL_TEXT,
+    "reply_chars": (int, type(None)),
+    "oversized": (bool,),
 }
 _ATTEMPT_FIELDS: Mapping[str, tuple] = {"seconds": _NUMBER, "error": _OPTIONAL_TEXT, "status": (int, type(None))}
-_TYPE_NAMES = {str: "a text", type(None): "null", int: "an integer", float: "a number", list: "a list",
-               bool: "true or false", dict: "an object"}
+_TYPE_NAMES = {
+    str: "a text",
+    type(None): "null",
+    int: "an integer",
+    float: "a number",
+    list: "a list",
+    bool: "true or false",
+    dict: "an object",
+}
 
 
 def _check(where: str, field: str, value: object, kinds: tuple) -> None:
@@ -165,17 +187,21 @@ def _check_call(where: str, record: dict) -> None:
 def _check_header(where: str, header: dict, setting_names: Optional[Iterable[str]]) -> None:
     settings = header.get("settings")
     if not isinstance(settings, dict):
-        raise LogError(f"{where}: the header's settings = {_shown(settings)} is not allowed; it must be an object "
-                       "of prompt settings")
+        raise LogError(
+            f"{where}: the header's settings = {_shown(settings)} is not allowed; it must be an object "
+            "of prompt settings"
+        )
     if setting_names is not None:
         known = list(setting_names)
         unknown = [k for k in settings if k not in known]
         missing = [k for k in known if k not in settings]
         if unknown or missing:
             parts = ([f"unknown {', '.join(map(repr, unknown))}"] if unknown else []) + (
-                [f"missing {', '.join(map(repr, missing))}"] if missing else [])
-            raise LogError(f"{where}: the header's settings are not this toyhw's ({'; '.join(parts)}); known: "
-                           f"{', '.join(known)}")
+                [f"missing {', '.join(map(repr, missing))}"] if missing else []
+            )
+            raise LogError(
+                f"{where}: the header's settings are not this toyhw's ({'; '.join(parts)}); known: {', '.join(known)}"
+            )
     endpoint = header.get("endpoint", {})
     _check(where, "endpoint", endpoint, (dict,))
     if "model" in endpoint:
@@ -197,11 +223,11 @@ def read_log(path: str | os.PathLike, setting_names: Optional[Iterable[str]] = N
         try:
             record = json.loads(line)
         except RecursionError:
-            raise LogError(f"{name}, line {number}: JSON nested too deeply; a log has one flat record per line") \
-                from None
+            raise LogError(
+                f"{name}, line {number}: JSON nested too deeply; a log has one flat record per line"
+            ) from None
         except json.JSONDecodeError as err:
-            raise LogError(f"{name}, line {number}: not JSON ({err.msg}); a log has one JSON object per line") \
-                from None
+            raise LogError(f"{name}, line {number}: not JSON ({err.msg}); a log has one JSON object per line") from None
         if not isinstance(record, dict):
             raise LogError(f"{name}, line {number}: a log line must be a JSON object")
         records.append((number, record))

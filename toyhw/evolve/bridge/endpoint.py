@@ -18,6 +18,7 @@ OpenAI's list-of-parts content is read as text. Its body is read up to MAX_BODY_
 plus the envelope): a longer one is refused unread (`Reply.oversized`). The key and any credentials in the URL are
 replaced by "***" in every message the client makes (`Endpoint.redact`).
 """
+
 from __future__ import annotations
 
 import json
@@ -87,34 +88,53 @@ class Endpoint:
     max_tokens: Optional[int] = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.base_url, str) or not self.base_url.startswith(("http://", "https://")) or any(
-                c.isspace() or not c.isprintable() for c in self.base_url):
-            raise ValueError(f"base_url = {shown(_redact_url(self.base_url))} is not allowed; give the server's "
-                             "http(s) URL without spaces or line breaks, e.g. http://127.0.0.1:8000/v1")
+        if (
+            not isinstance(self.base_url, str)
+            or not self.base_url.startswith(("http://", "https://"))
+            or any(c.isspace() or not c.isprintable() for c in self.base_url)
+        ):
+            raise ValueError(
+                f"base_url = {shown(_redact_url(self.base_url))} is not allowed; give the server's "
+                "http(s) URL without spaces or line breaks, e.g. http://127.0.0.1:8000/v1"
+            )
         if not isinstance(self.model, str) or not self.model.strip() or not self.model.isprintable():
             raise ValueError(f"model = {shown(self.model)} is not allowed; give the model name the server knows")
         if not isinstance(self.api_key, str) or not self.api_key or any(c.isspace() for c in self.api_key):
-            raise ValueError("api_key is not allowed: it must be a text without spaces or line breaks (it is sent "
-                             "as a bearer token)")
-        checks = (("timeout", self.timeout, 0, False), ("backoff", self.backoff, 0, True),
-                  ("max_delay", self.max_delay, 0, True), ("temperature", self.temperature, 0, True))
+            raise ValueError(
+                "api_key is not allowed: it must be a text without spaces or line breaks (it is sent as a bearer token)"
+            )
+        checks = (
+            ("timeout", self.timeout, 0, False),
+            ("backoff", self.backoff, 0, True),
+            ("max_delay", self.max_delay, 0, True),
+            ("temperature", self.temperature, 0, True),
+        )
         for name, value, low, inclusive in checks:
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or not (
-                    value >= low if inclusive else value > low):
-                raise ValueError(f"{name} = {shown(value)} is not allowed; it must be a finite number "
-                                 f"{'>=' if inclusive else '>'} {low}")
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not math.isfinite(value)
+                or not (value >= low if inclusive else value > low)
+            ):
+                raise ValueError(
+                    f"{name} = {shown(value)} is not allowed; it must be a finite number "
+                    f"{'>=' if inclusive else '>'} {low}"
+                )
         if self.temperature > 2:
             raise ValueError(f"temperature = {shown(self.temperature)} is not allowed; it must be between 0 and 2")
         if isinstance(self.attempts, bool) or not isinstance(self.attempts, int) or self.attempts < 1:
             raise ValueError(f"attempts = {shown(self.attempts)} is not allowed; it must be an integer >= 1")
-        if self.max_tokens is not None and (isinstance(self.max_tokens, bool) or not isinstance(self.max_tokens, int)
-                                            or self.max_tokens < 1):
-            raise ValueError(f"max_tokens = {shown(self.max_tokens)} is not allowed; it must be an integer >= 1 or "
-                             "None")
+        if self.max_tokens is not None and (
+            isinstance(self.max_tokens, bool) or not isinstance(self.max_tokens, int) or self.max_tokens < 1
+        ):
+            raise ValueError(
+                f"max_tokens = {shown(self.max_tokens)} is not allowed; it must be an integer >= 1 or None"
+            )
 
     @classmethod
-    def from_env(cls, base_url: Optional[str] = None, model: Optional[str] = None, api_key: Optional[str] = None,
-                 **settings) -> "Endpoint":
+    def from_env(
+        cls, base_url: Optional[str] = None, model: Optional[str] = None, api_key: Optional[str] = None, **settings
+    ) -> "Endpoint":
         """Return an endpoint from the arguments, each missing one read from the environment: TOYHW_LLM_BASE_URL,
         TOYHW_LLM_MODEL, TOYHW_LLM_API_KEY (else OPENAI_API_KEY, else NO_KEY)."""
         base_url = (base_url or os.environ.get(ENV_BASE_URL) or "").strip()  # a line break pasted with the URL
@@ -152,9 +172,16 @@ class Endpoint:
 
     def describe(self) -> dict:
         """Return the endpoint without its key or URL credentials (for logs and reports)."""
-        return {"base_url": self.where, "model": self.model, "timeout": self.timeout, "attempts": self.attempts,
-                "backoff": self.backoff, "max_delay": self.max_delay, "temperature": self.temperature,
-                "max_tokens": self.max_tokens}
+        return {
+            "base_url": self.where,
+            "model": self.model,
+            "timeout": self.timeout,
+            "attempts": self.attempts,
+            "backoff": self.backoff,
+            "max_delay": self.max_delay,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+        }
 
 
 @dataclass(frozen=True)
@@ -201,8 +228,9 @@ def _openai():
     try:
         import openai
     except ImportError:
-        raise EndpointUnavailable("a real LLM needs the `openai` package: pip install -e '.[llm]' (or pip install "
-                                  "openai)") from None
+        raise EndpointUnavailable(
+            "a real LLM needs the `openai` package: pip install -e '.[llm]' (or pip install openai)"
+        ) from None
     return openai
 
 
@@ -276,14 +304,26 @@ class ChatClient:
         from toyhw.evolve.bridge.bounded_http import BodyTooLong, BoundedTransport
 
         self._too_long = BodyTooLong
-        self._http = httpx2.Client(transport=BoundedTransport(endpoint.timeout, MAX_BODY_BYTES),
-                                   timeout=endpoint.timeout + 5, follow_redirects=False)
+        self._http = httpx2.Client(
+            transport=BoundedTransport(endpoint.timeout, MAX_BODY_BYTES),
+            timeout=endpoint.timeout + 5,
+            follow_redirects=False,
+        )
         try:
-            self._client = self._openai.OpenAI(base_url=endpoint.base_url, api_key=endpoint.api_key,
-                                               timeout=endpoint.timeout, max_retries=0, http_client=self._http)
+            self._client = self._openai.OpenAI(
+                base_url=endpoint.base_url,
+                api_key=endpoint.api_key,
+                timeout=endpoint.timeout,
+                max_retries=0,
+                http_client=self._http,
+            )
         except Exception as err:  # the client's own URL checks (too long, a bad port): bad input, said in one line
-            raise ValueError(endpoint.redact(f"base_url = {shown(endpoint.where)} is not allowed: the client refuses "
-                                             f"it ({type(err).__name__}: {shown(str(err))})")) from None
+            raise ValueError(
+                endpoint.redact(
+                    f"base_url = {shown(endpoint.where)} is not allowed: the client refuses "
+                    f"it ({type(err).__name__}: {shown(str(err))})"
+                )
+            ) from None
 
     def complete(self, messages: Sequence[dict], seed: Optional[int] = None) -> Reply:
         """Return the model's reply to `messages` (`seed` is passed on: servers like vLLM then sample repeatably)."""
@@ -296,7 +336,8 @@ class ChatClient:
             start = time.monotonic()
             try:
                 raw = self._client.chat.completions.with_raw_response.create(
-                    model=ep.model, messages=list(messages), temperature=ep.temperature, **extra)
+                    model=ep.model, messages=list(messages), temperature=ep.temperature, **extra
+                )
                 text, finish = read_completion(raw.http_response.content)
             except NotACompletion as err:  # a server that answers 200 with something else: asking again will not help
                 tries.append(Attempt(time.monotonic() - start, ep.redact(f"HTTP 200 with {err}"), 200))
@@ -305,9 +346,12 @@ class ChatClient:
                 status = err.status_code
                 tries.append(Attempt(time.monotonic() - start, ep.redact(f"HTTP {status}: {_message(err)}"), status))
                 if status in FATAL_STATUSES:
-                    raise EndpointUnavailable(ep.redact(f"{ep.where} answered HTTP {status} for model {ep.model!r}: "
-                                                        f"{_message(err)} (check the URL, the model name and the key)"
-                                                        )) from None
+                    raise EndpointUnavailable(
+                        ep.redact(
+                            f"{ep.where} answered HTTP {status} for model {ep.model!r}: "
+                            f"{_message(err)} (check the URL, the model name and the key)"
+                        )
+                    ) from None
                 if status not in RETRY_STATUSES and status < 500:
                     break  # a bad request stays bad: report it, do not repeat it
                 delay = _retry_after(err, ep.max_delay)
@@ -327,7 +371,7 @@ class ChatClient:
                 tries.append(Attempt(time.monotonic() - start))
                 return Reply(ep.redact(text, patterns=False), None, tuple(tries), finish)
             if i + 1 < ep.attempts:
-                self._sleep(delay if delay is not None else min(ep.backoff * 2 ** i, ep.max_delay))
+                self._sleep(delay if delay is not None else min(ep.backoff * 2**i, ep.max_delay))
         return Reply(None, f"{ep.where}: no reply after {len(tries)} tries; last: {tries[-1].error}", tuple(tries))
 
 

@@ -12,6 +12,7 @@ check that two variants differ exactly in the expected parts, and a notebook can
 
 Sizes are in characters and in estimated tokens (`estimate_tokens`: a documented rule, no tokenizer).
 """
+
 from __future__ import annotations
 
 import re
@@ -31,9 +32,11 @@ ANSWER_FORMATS = ("diff", "program")
 """How the model is asked to answer: SEARCH/REPLACE blocks over the parent's source (AlphaEvolve's diff format), or
 the whole new program in one ```python block. toyhw.evolve.bridge.replies accepts either, whatever was asked."""
 PART_NAMES = ("task", "language", "knowledge", "parent", "inspirations", "feedback", "instructions", "answer")
-SYSTEM = ("You are an expert GPU kernel engineer. You improve the tiling heuristic of a GEMM kernel inside an "
-          "evolutionary search (AlphaEvolve-style): every program you write is parsed, checked and timed, and the "
-          "best ones are kept. Answer only in the format the user asks for.")
+SYSTEM = (
+    "You are an expert GPU kernel engineer. You improve the tiling heuristic of a GEMM kernel inside an "
+    "evolutionary search (AlphaEvolve-style): every program you write is parsed, checked and timed, and the "
+    "best ones are kept. Answer only in the format the user asks for."
+)
 _EDIT_KINDS = {
     "retune": "change the config that the rule deciding a shape returns",
     "specialize": "add a rule for one shape or a range of M (it may also test N or K)",
@@ -70,13 +73,20 @@ class PromptSettings:
     @classmethod
     def from_mock(cls, mock: MockLLM, answer: str = "diff") -> "PromptSettings":
         """Return the settings that show what `mock` reads (it borrows only when it may also add rules)."""
-        return cls(mock.feedback, mock.focus, mock.knowledge, mock.use_inspirations and mock.new_rules,
-                   mock.new_rules, answer)
+        return cls(
+            mock.feedback, mock.focus, mock.knowledge, mock.use_inspirations and mock.new_rules, mock.new_rules, answer
+        )
 
     def as_dict(self) -> dict:
         """Return the settings as a JSON-ready dict (kept in a run's log)."""
-        return {"feedback": self.feedback, "focus": self.focus, "knowledge": self.knowledge,
-                "inspirations": self.inspirations, "new_rules": self.new_rules, "answer": self.answer}
+        return {
+            "feedback": self.feedback,
+            "focus": self.focus,
+            "knowledge": self.knowledge,
+            "inspirations": self.inspirations,
+            "new_rules": self.new_rules,
+            "answer": self.answer,
+        }
 
 
 def settings_for(variant: str, answer: str = "diff") -> PromptSettings:
@@ -145,35 +155,39 @@ def estimate_tokens(text: str) -> int:
 
 def task_part(n_shapes: int, gpu: GPU) -> str:
     """Return what is being optimized and how it is scored (the same for every variant)."""
-    return "\n".join([
-        "## Task",
-        f"Improve `choose(M, N, K)`, the tiling heuristic of a bf16 GEMM kernel C[M, N] = A[M, K] @ B[K, N] on an "
-        f"{gpu.model}: for every shape it returns the Config the kernel is launched with.",
-        f"Score = geometric-mean speedup over the expert heuristic on {n_shapes} training shapes (Llama-3 8B and "
-        "70B/8 layers, M = tokens); as many shapes are held out. Higher is better; 1.0 = the expert.",
-        "A program with any branch whose config cannot launch is rejected, even a branch no training shape reaches.",
-    ])
+    return "\n".join(
+        [
+            "## Task",
+            f"Improve `choose(M, N, K)`, the tiling heuristic of a bf16 GEMM kernel C[M, N] = A[M, K] @ B[K, N] on an "
+            f"{gpu.model}: for every shape it returns the Config the kernel is launched with.",
+            f"Score = geometric-mean speedup over the expert heuristic on {n_shapes} training shapes (Llama-3 8B and "
+            "70B/8 layers, M = tokens); as many shapes are held out. Higher is better; 1.0 = the expert.",
+            "A program with any branch whose config cannot launch is rejected, even a branch no training shape reaches.",
+        ]
+    )
 
 
 def language_part(gpu: GPU) -> str:
     """Return the rule language, the config fields and their values, and the launch limits of `gpu`."""
     fields = "\n".join(f"    {name}: {', '.join(map(str, values))}" for name, values in gemm_config.FIELDS.items())
     b = gemm_config.BYTES_PER_ELEMENT
-    return "\n".join([
-        "## The program language (the program is parsed, never executed; anything else is rejected)",
-        "- exactly one `def choose(M, N, K):`, then `if <condition>:` + `return Config(...)` pairs (elif/else "
-        "allowed), ending in `return Config(...)` (the default);",
-        "- a condition compares M, N or K with integer literals (<, <=, >, >=, ==, chains like `32 <= M <= 96`) "
-        "joined by `and` (no `or`); the first rule whose condition holds decides;",
-        "- `Config(block_m=..., block_n=..., block_k=..., num_warps=..., num_stages=..., split_k=...)` with values:",
-        fields,
-        f"Launch limits on the {gpu.name} (a config over any of them cannot launch):",
-        f"- shared memory: num_stages * (block_m + block_n) * block_k * {b} bytes <= {gpu.smem_per_block};",
-        f"- registers: ceil(block_m * block_n / (32 * num_warps)) + {gemm_config.REG_OVERHEAD} <= "
-        f"{gpu.max_regs_per_thread} per thread;",
-        f"- warp tiling: block_m * block_n >= {gemm_config.MIN_WARP_TILE} * num_warps (a 16x16 piece per warp).",
-        "Tables below write a config as BMxBNxBK wWARPS sSTAGES kSPLIT_K, e.g. 64x64x128 w4 s4 k1.",
-    ])
+    return "\n".join(
+        [
+            "## The program language (the program is parsed, never executed; anything else is rejected)",
+            "- exactly one `def choose(M, N, K):`, then `if <condition>:` + `return Config(...)` pairs (elif/else "
+            "allowed), ending in `return Config(...)` (the default);",
+            "- a condition compares M, N or K with integer literals (<, <=, >, >=, ==, chains like `32 <= M <= 96`) "
+            "joined by `and` (no `or`); the first rule whose condition holds decides;",
+            "- `Config(block_m=..., block_n=..., block_k=..., num_warps=..., num_stages=..., split_k=...)` with values:",
+            fields,
+            f"Launch limits on the {gpu.name} (a config over any of them cannot launch):",
+            f"- shared memory: num_stages * (block_m + block_n) * block_k * {b} bytes <= {gpu.smem_per_block};",
+            f"- registers: ceil(block_m * block_n / (32 * num_warps)) + {gemm_config.REG_OVERHEAD} <= "
+            f"{gpu.max_regs_per_thread} per thread;",
+            f"- warp tiling: block_m * block_n >= {gemm_config.MIN_WARP_TILE} * num_warps (a 16x16 piece per warp).",
+            "Tables below write a config as BMxBNxBK wWARPS sSTAGES kSPLIT_K, e.g. 64x64x128 w4 s4 k1.",
+        ]
+    )
 
 
 def knowledge_part() -> str:
@@ -187,8 +201,9 @@ def _program_block(program: Program) -> str:
 
 def parent_part(parent: Entry) -> str:
     """Return the current program's source and score."""
-    return (f"## Current program (score {parent.score:.4f}, {parent.program.n_rules()} branches)\n"
-            + _program_block(parent.program))
+    return f"## Current program (score {parent.score:.4f}, {parent.program.n_rules()} branches)\n" + _program_block(
+        parent.program
+    )
 
 
 def inspirations_part(inspirations: Sequence[Entry]) -> str:
@@ -212,11 +227,15 @@ def feedback_part(parent: Entry, feedback: Feedback, key: str, focus: str) -> st
     or vs_roofline (key "roofline"); only the 3 lowest ratios with focus "worst3"."""
     ratio_name = "vs_best" if key == "best" else "vs_roofline"
     if key == "best":
-        intro = ("vs_best = best time seen on the shape (any program so far) / this program's time; 1.000 = no known "
-                 "faster config, lower = a faster config is known (shown).")
+        intro = (
+            "vs_best = best time seen on the shape (any program so far) / this program's time; 1.000 = no known "
+            "faster config, lower = a faster config is known (shown)."
+        )
     else:
-        intro = ("vs_roofline = the shape's roofline time (the hardware bound) / this program's time; 1.000 = at the "
-                 "bound. A bound, not a config: no faster config is shown.")
+        intro = (
+            "vs_roofline = the shape's roofline time (the hardware bound) / this program's time; 1.000 = at the "
+            "bound. A bound, not a config: no faster config is shown."
+        )
     which = f"the 3 shapes with the lowest {ratio_name}: work on these" if focus == "worst3" else "every training shape"
     header = f"{'shape':<22}{'N':>7}{'K':>7}  {'config':<22}{'time us':>9}{ratio_name:>13}"
     if key == "best":
@@ -226,8 +245,10 @@ def feedback_part(parent: Entry, feedback: Feedback, key: str, focus: str) -> st
     for i in _rows(feedback, key, focus):
         shape = feedback.shapes[i]
         current = choose(parent.program, shape)
-        line = (f"{shape.label():<22}{shape.N:>7}{shape.K:>7}  {current.short():<22}{parent.times[i]:>9.2f}"
-                f"{ratios[i]:>13.3f}")
+        line = (
+            f"{shape.label():<22}{shape.N:>7}{shape.K:>7}  {current.short():<22}{parent.times[i]:>9.2f}"
+            f"{ratios[i]:>13.3f}"
+        )
         if key == "best":
             best = feedback.best_configs[i]
             line += "  " + ("same" if best == current else best.short())
@@ -246,9 +267,11 @@ def edit_mix(settings: PromptSettings, mix: Optional[dict], can_borrow: bool) ->
 def instructions_part(settings: PromptSettings, mix: Optional[dict], can_borrow: bool) -> str:
     """Return what to change: one focused change, and the kinds of change asked for with their shares (the meta
     prompt: the shares adapt to what has paid off, unless the variant fixes them)."""
-    lines = ["## What to change",
-             "Make one focused change that should raise the score. The kinds of change we ask for, with the share "
-             "of proposals we want of each:"]
+    lines = [
+        "## What to change",
+        "Make one focused change that should raise the score. The kinds of change we ask for, with the share "
+        "of proposals we want of each:",
+    ]
     lines += [f"- {op} ({share:.0%}): {_EDIT_KINDS[op]}" for op, share in edit_mix(settings, mix, can_borrow).items()]
     if not settings.new_rules:
         lines.append("Keep every condition as it is and add no rule: only the configs may change.")
@@ -258,28 +281,33 @@ def instructions_part(settings: PromptSettings, mix: Optional[dict], can_borrow:
 def answer_part(answer: str) -> str:
     """Return the answer format: SEARCH/REPLACE blocks over the current program, or the whole program."""
     if answer == "program":
-        return "\n".join([
+        return "\n".join(
+            [
+                "## Answer format",
+                "First one line saying what you change and why. Then the whole new program in one ```python block.",
+            ]
+        )
+    return "\n".join(
+        [
             "## Answer format",
-            "First one line saying what you change and why. Then the whole new program in one ```python block.",
-        ])
-    return "\n".join([
-        "## Answer format",
-        "First one line saying what you change and why. Then one or more SEARCH/REPLACE blocks that turn the current "
-        "program into the new one, like this:",
-        "<<<<<<< SEARCH",
-        "    if M <= 16:",
-        "=======",
-        "    if M <= 4 and K >= 8192:",
-        "        return Config(block_m=16, block_n=64, block_k=128, num_warps=2, num_stages=4, split_k=4)",
-        "    if M <= 16:",
-        ">>>>>>> REPLACE",
-        "Each SEARCH text must be whole lines copied exactly from the current program and must occur there exactly "
-        "once. You may instead give the whole new program in one ```python block.",
-    ])
+            "First one line saying what you change and why. Then one or more SEARCH/REPLACE blocks that turn the current "
+            "program into the new one, like this:",
+            "<<<<<<< SEARCH",
+            "    if M <= 16:",
+            "=======",
+            "    if M <= 4 and K >= 8192:",
+            "        return Config(block_m=16, block_n=64, block_k=128, num_warps=2, num_stages=4, split_k=4)",
+            "    if M <= 16:",
+            ">>>>>>> REPLACE",
+            "Each SEARCH text must be whole lines copied exactly from the current program and must occur there exactly "
+            "once. You may instead give the whole new program in one ```python block.",
+        ]
+    )
 
 
-def render_prompt(parent: Entry, inspirations: Sequence[Entry], feedback: Feedback, settings: PromptSettings,
-                  gpu: GPU | str = "H100") -> Prompt:
+def render_prompt(
+    parent: Entry, inspirations: Sequence[Entry], feedback: Feedback, settings: PromptSettings, gpu: GPU | str = "H100"
+) -> Prompt:
     """Return the prompt for one proposal step: the same arguments as a proposal step, plus the variant's settings."""
     device = get_gpu(gpu) if isinstance(gpu, str) else gpu
     parts = [("task", task_part(len(feedback.shapes), device)), ("language", language_part(device))]

@@ -13,6 +13,7 @@ applied exactly; a SEARCH text that is not in the source, or is there more than 
 then parsed with toyhw.evolve.source.parse, which only reads the rule language. Anything else - prose without code,
 hostile code, an empty or oversized reply - is a failed proposal whose description says why; nothing is executed.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -73,7 +74,7 @@ class _Lines:
     def line(self, i: int) -> str:
         """Return line i without its newline."""
         end = self.starts[i + 1] - 1 if i + 1 < len(self.starts) else len(self.text)
-        return self.text[self.starts[i]:end]
+        return self.text[self.starts[i] : end]
 
     def ended(self, i: int) -> bool:
         """Return whether line i ends with a newline (the last line may not)."""
@@ -89,7 +90,7 @@ class _Lines:
 
     def between(self, first: int, stop: int) -> str:
         """Return the text of lines first .. stop - 1, newlines included."""
-        return self.text[self.starts[first]:self.starts[stop]]
+        return self.text[self.starts[first] : self.starts[stop]]
 
 
 def diff_blocks(text: str) -> list[Block]:
@@ -129,8 +130,9 @@ def _fences(text: str) -> list[str]:
     lines, found, i = _Lines(text), [], 0
     while True:
         start = lines.find(_FENCE_OPEN, i)
-        close = next((j for j in range(start + 1, len(lines)) if lines.line(j).startswith("```")), -1) \
-            if start >= 0 else -1
+        close = (
+            next((j for j in range(start + 1, len(lines)) if lines.line(j).startswith("```")), -1) if start >= 0 else -1
+        )
         if close < 0:
             return found
         found.append(lines.between(start + 1, close))
@@ -155,17 +157,24 @@ def apply_blocks(source: str, blocks: Sequence[Block]) -> str:
     for number, block in enumerate(blocks, 1):
         search, replace = _lines(block.search), _lines(block.replace)
         if not search:
-            raise ReplyError(f"diff does not apply: block {number} has an empty SEARCH text; copy the lines to "
-                             "replace from the current program")
+            raise ReplyError(
+                f"diff does not apply: block {number} has an empty SEARCH text; copy the lines to "
+                "replace from the current program"
+            )
         first, size = search[0], len(search)
-        starts = [i for i, line in enumerate(lines[:len(lines) - size + 1])
-                  if line == first and lines[i:i + size] == search]
+        starts = [
+            i
+            for i, line in enumerate(lines[: len(lines) - size + 1])
+            if line == first and lines[i : i + size] == search
+        ]
         if len(starts) != 1:
             where = "is not in the current program" if not starts else f"occurs {len(starts)} times"
-            raise ReplyError(f"diff does not apply: the SEARCH text of block {number} (starting {search[0].strip()!r})"
-                             f" {where}; it must be whole lines copied exactly, occurring once")
+            raise ReplyError(
+                f"diff does not apply: the SEARCH text of block {number} (starting {search[0].strip()!r})"
+                f" {where}; it must be whole lines copied exactly, occurring once"
+            )
         i = starts[0]
-        lines[i:i + len(search)] = replace
+        lines[i : i + len(search)] = replace
     return _text(lines)
 
 
@@ -256,7 +265,7 @@ def as_diff(parent_source: str, child_source: str) -> str:
             continue
         while True:
             search = old[i1:i2]
-            if search and sum(old[k:k + len(search)] == search for k in range(len(old) - len(search) + 1)) == 1:
+            if search and sum(old[k : k + len(search)] == search for k in range(len(old) - len(search) + 1)) == 1:
                 break
             if i1 > 1:
                 i1, j1 = i1 - 1, j1 - 1

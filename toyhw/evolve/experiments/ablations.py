@@ -6,6 +6,7 @@ run instead of recomputing. `run_one(variant, seed, budget)` is a top-level pure
 to a process pool. Demo 2 is toyhw.evolve.experiments.targeting, demo 3 toyhw.evolve.experiments.branch_check, and notebook 05's record of every
 proposal of a run toyhw.course.proposal_trace.
 """
+
 from __future__ import annotations
 
 import functools
@@ -53,8 +54,14 @@ def context() -> Context:
     """Return the (cached) problem: time table, train/test split, new shapes, oracle scores."""
     table = shared_table("H100")
     train, test = shapes_lib.split_shapes(shapes_lib.all_shapes())
-    return Context(table, tuple(train), tuple(test), tuple(shapes_lib.new_shapes()),
-                   oracle_speedup(train, table), oracle_speedup(test, table))
+    return Context(
+        table,
+        tuple(train),
+        tuple(test),
+        tuple(shapes_lib.new_shapes()),
+        oracle_speedup(train, table),
+        oracle_speedup(test, table),
+    )
 
 
 def headroom_share(score: float, oracle: float) -> float:
@@ -125,9 +132,21 @@ def run_variant(variant: str, seed: int, budget: int, llm: Optional[ProposalStep
     out = evolve(evaluator, budget, seed=seed, llm=spec.llm if llm is None else llm, config=spec.config)
     program, score = out.best
     simple = simplify(program)
-    return RunSummary(variant, seed, budget, out.history, score, geomean_speedup(program, ctx.test, ctx.table),
-                      out.kernel_runs, simple.n_rules(), simple, out.lineage, out.n_added, out.n_added_bad_branch,
-                      dict(out.statuses))
+    return RunSummary(
+        variant,
+        seed,
+        budget,
+        out.history,
+        score,
+        geomean_speedup(program, ctx.test, ctx.table),
+        out.kernel_runs,
+        simple.n_rules(),
+        simple,
+        out.lineage,
+        out.n_added,
+        out.n_added_bad_branch,
+        dict(out.statuses),
+    )
 
 
 @dataclass(frozen=True)
@@ -160,8 +179,12 @@ Runner = Callable[[list[tuple[str, int, int]]], Iterable[RunSummary]]
 """Runs a list of (variant, seed, budget) jobs and returns their runs in the same order (toyhw.evolve.experiments.sweep's pools)."""
 
 
-def ablation_study(variants: Sequence[str] = variants_lib.LECTURE_VARIANTS, seeds: Sequence[int] = SEEDS,
-                   budget: int = BUDGET, runner: Optional[Runner] = None) -> AblationStudy:
+def ablation_study(
+    variants: Sequence[str] = variants_lib.LECTURE_VARIANTS,
+    seeds: Sequence[int] = SEEDS,
+    budget: int = BUDGET,
+    runner: Optional[Runner] = None,
+) -> AblationStudy:
     """Return every variant x seed run at `budget` (unknown variant -> UnknownNameError).
 
     The runs are made one after the other in this process and cached, or by `runner` when given (a pool of processes;

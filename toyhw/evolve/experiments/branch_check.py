@@ -1,4 +1,5 @@
 """Lecture 14's demo 3: latent unlaunchable branches with and without checking every branch (notebook 07)."""
+
 from __future__ import annotations
 
 import functools
@@ -42,9 +43,15 @@ class BranchRow:
 
     def as_dict(self) -> dict:
         """Return the CLI's JSON row."""
-        return {"seed": self.seed, "added": self.added, "added_bad_branch": self.added_bad_branch,
-                "db_size": self.db_size, "db_bad_branch": self.db_bad_branch,
-                "crash_new_shapes": self.crash_new_shapes, "best_has_bad_branch": self.best_has_bad_branch}
+        return {
+            "seed": self.seed,
+            "added": self.added,
+            "added_bad_branch": self.added_bad_branch,
+            "db_size": self.db_size,
+            "db_bad_branch": self.db_bad_branch,
+            "crash_new_shapes": self.crash_new_shapes,
+            "best_has_bad_branch": self.best_has_bad_branch,
+        }
 
 
 def branch_row(seed: int, budget: int, check: bool) -> BranchRow:
@@ -68,16 +75,27 @@ def _branch_row(seed: int, budget: int, check: bool) -> BranchRow:
     crashing = [p for p in programs if not np.all(np.isfinite(new.program_times(p)))]
     # show a bad branch that bites if there is one, else one that is still latent on the new shapes too
     example = next((p for p in crashing if evaluator.has_bad_branch(p)), bad[0] if bad else None)
-    return BranchRow(seed, check, out.n_added, out.n_added_bad_branch, len(programs), len(bad), len(crashing),
-                     evaluator.has_bad_branch(out.best[0]), example)
+    return BranchRow(
+        seed,
+        check,
+        out.n_added,
+        out.n_added_bad_branch,
+        len(programs),
+        len(bad),
+        len(crashing),
+        evaluator.has_bad_branch(out.best[0]),
+        example,
+    )
 
 
 def branches(seeds: Sequence[int] = SEEDS, budget: int = BUDGET) -> dict[str, list[BranchRow]]:
     """Return demo 3: {"checked": rows, "unchecked": rows}, one row per seed (seeds distinct)."""
     seeds = check_seeds("seeds", seeds)
     check_budget(budget)
-    return {"checked": [_branch_row(s, budget, True) for s in seeds],
-            "unchecked": [_branch_row(s, budget, False) for s in seeds]}
+    return {
+        "checked": [_branch_row(s, budget, True) for s in seeds],
+        "unchecked": [_branch_row(s, budget, False) for s in seeds],
+    }
 
 
 @dataclass(frozen=True)

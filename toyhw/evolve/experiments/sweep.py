@@ -7,6 +7,7 @@ Why an Executor: the same grid runs serially in this process, on local processes
 Dask's `Client.get_executor()` and Ray's executors implement the same interface. Each job is a pure function of
 (variant, seed, budget), so the results are identical however they are scheduled; they come back in job order.
 """
+
 from __future__ import annotations
 
 import concurrent.futures
@@ -67,8 +68,12 @@ def default_workers() -> int:
     return cpus.available(most=checks.MAX_WORKERS)
 
 
-def run_grid(jobs: Sequence[Job], executor: Optional[concurrent.futures.Executor] = None,
-             workers: Optional[int] = None, progress: Optional[Progress] = None) -> list[RunSummary]:
+def run_grid(
+    jobs: Sequence[Job],
+    executor: Optional[concurrent.futures.Executor] = None,
+    workers: Optional[int] = None,
+    progress: Optional[Progress] = None,
+) -> list[RunSummary]:
     """Return the results of `jobs`, in job order.
 
     With `executor` given, jobs are submitted to it (it is not shut down here). Otherwise `workers` local processes
@@ -89,8 +94,9 @@ def run_grid(jobs: Sequence[Job], executor: Optional[concurrent.futures.Executor
             progress and progress(done, total)
         return results
     own = executor is None
-    pool = executor or concurrent.futures.ProcessPoolExecutor(max_workers=min(workers or default_workers(), total),
-                                                              initializer=_ignore_interrupts)
+    pool = executor or concurrent.futures.ProcessPoolExecutor(
+        max_workers=min(workers or default_workers(), total), initializer=_ignore_interrupts
+    )
     try:
         with _ctrl_c_held():  # the first submit forks the workers
             futures = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
@@ -155,13 +161,19 @@ def _stop(pool: concurrent.futures.ProcessPoolExecutor) -> None:
         process.terminate()
 
 
-def ablation_study(variants: Sequence[str] = variants_lib.LECTURE_VARIANTS, seeds: Sequence[int] = ablations.SEEDS,
-          budget: int = ablations.BUDGET, executor: Optional[concurrent.futures.Executor] = None,
-          workers: Optional[int] = 1, progress: Optional[Progress] = None) -> AblationStudy:
+def ablation_study(
+    variants: Sequence[str] = variants_lib.LECTURE_VARIANTS,
+    seeds: Sequence[int] = ablations.SEEDS,
+    budget: int = ablations.BUDGET,
+    executor: Optional[concurrent.futures.Executor] = None,
+    workers: Optional[int] = 1,
+    progress: Optional[Progress] = None,
+) -> AblationStudy:
     """Return the ablation study of `variants` x `seeds` at `budget`, its runs spread as `run_grid` spreads them.
 
     Identical to `ablations.ablation_study` (which runs serially and caches in this process) whatever the executor.
     """
+
     def runner(jobs: list[tuple[str, int, int]]) -> list[RunSummary]:
         return run_grid([Job(*job) for job in jobs], executor, workers, progress)
 

@@ -1,4 +1,5 @@
 """Lecture 14's demo 2: where "distance to the roofline" and "distance to the best seen" point (notebook 06)."""
+
 from __future__ import annotations
 
 import functools
@@ -72,9 +73,16 @@ def _targeting(seed: int, budget: int) -> Targeting:
     by_roof = tuple(sorted(rows, key=lambda r: r.vs_roofline)[:5])
     by_best = tuple(sorted(rows, key=lambda r: r.vs_best)[:5])
     overlap = len({r.shape for r in by_roof} & {r.shape for r in by_best})
-    return Targeting(seed, budget, rows, sum(not known_improvement(r.vs_best) for r in rows),
-                     {"roofline": _share(rows, "vs_roofline"), "best": _share(rows, "vs_best")}, by_roof, by_best,
-                     overlap)
+    return Targeting(
+        seed,
+        budget,
+        rows,
+        sum(not known_improvement(r.vs_best) for r in rows),
+        {"roofline": _share(rows, "vs_roofline"), "best": _share(rows, "vs_best")},
+        by_roof,
+        by_best,
+        overlap,
+    )
 
 
 def clear_caches() -> None:
