@@ -82,7 +82,12 @@ class Database:
         """Return the highest-scoring entry (the earliest on ties)."""
         return max(self.entries(), key=lambda e: (e.score, -e.id))
 
-    def sample(self, island: int, rng: random.Random, n_inspirations: int = 3) -> tuple[Entry, tuple[Entry, ...]]:
+    def sample(
+        self,
+        island: int,
+        rng: random.Random,
+        n_inspirations: int = 3,
+    ) -> tuple[Entry, tuple[Entry, ...]]:
         """Return (parent, inspirations): a tournament winner of `island`, its best others and another
         island's best."""
         pop = self.islands[island]
