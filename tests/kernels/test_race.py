@@ -86,4 +86,5 @@ def test_a_race_without_distinct_competitors_is_refused(modes, message):
 def test_the_panel_shows_a_students_scalar_beside_the_built_in():
     panel = fastp_panels.feedback_panel(["explain"], max_rounds=5, extra={"scalar": scalar}, n_tasks=20)
     select = next(c for c in panel.children[0].children if isinstance(c, widgets.SelectMultiple))
-    assert list(select.options) == MODES + ["scalar (yours)"] and select.value == ("explain", "scalar (yours)")
+    assert [value for _, value in select.options] == MODES + ["scalar (yours)"]
+    assert select.value == ("explain", "scalar (yours)")

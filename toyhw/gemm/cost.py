@@ -52,9 +52,8 @@ TILE_REUSE_HALF = 8.0  # fit: tile intensity BM*BN/(BM+BN) at which a tile reach
 BEST_TILE_REUSE = 128 * 256 / (128 + 256)  # by definition: the largest launchable tile (128x256) has factor 1
 WARPS_FULL = 16  # warps per SM for full tensor-core issue: 4 per SM sub-partition (CUDA guide: 4 sub-partitions)
 WARP_EFF_MIN = 0.97  # fit: tensor-core issue efficiency with 1 warp per SM, growing linearly to 1 at WARPS_FULL
-MMA_FALLBACK = (
-    0.48  # fit: tensor-core speed outside the small-tile MMA rule (Hopper: BLOCK_M < 64 or < 4 warps, mma.sync)
-)
+# fit: tensor-core speed outside the small-tile MMA rule (Hopper: BLOCK_M < 64 or < 4 warps, mma.sync)
+MMA_FALLBACK = 0.48  # fit
 PROLOGUE_LATENCIES = 3.96  # fit: latencies the first wave of tiles waits before its first MMA (ramp-up)
 KERNEL_LATENCIES = 1.56  # fit: latencies of the kernel's own start and drain
 REDUCTION_LAUNCHES = 1.0  # split-K's reduction is a second kernel in the same CUDA graph: one more launch
