@@ -8,7 +8,9 @@ says what went wrong, so the room's laptops show a sentence, not a traceback.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Optional
+
+from toyhw.i18n import t
 
 PASS, FAIL = "✓", "✗"
 
@@ -39,16 +41,16 @@ def failed(reason: str) -> Verdict:
     return Verdict(False, reason)
 
 
-def attempt(what: str, work: Callable[[], Any]) -> tuple[Any, Verdict | None]:
+def attempt(what: str, work: Callable[[], Any], stub: Optional[str] = None) -> tuple[Any, Verdict | None]:
     """Run a student's `work`; return (its value, None), or (None, a failed verdict naming `what` and the error).
 
-    `NotImplementedError` is the stub's own signal: it gets "not done yet" rather than an error message.
+    `NotImplementedError` is the stub's own signal: it gets "not done yet" (message `stub`, default "check.stub",
+    with the placeholder `what`) rather than an error message. The sentences are the catalogue's (toyhw/i18n.py), so
+    a zh notebook's verdict is Chinese; the error's own text is Python's and stays as raised.
     """
     try:
         return work(), None
     except NotImplementedError:
-        return None, failed(
-            f"{what} is still the stub (it raises NotImplementedError): write it, then run this check again."
-        )
+        return None, failed(t(stub or "check.stub", what=what))
     except Exception as error:  # a student's code may raise anything; the verdict names it
-        return None, failed(f"{what} raised {type(error).__name__}: {error}")
+        return None, failed(t("check.raised", what=what, error=type(error).__name__, message=error))
