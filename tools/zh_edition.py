@@ -43,6 +43,13 @@ def source_sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+def notebook_text(nb: nbformat.NotebookNode) -> str:
+    """The file text of `nb` as `nbformat.write` (tools/notebooks.py execute) leaves it, final newline included, so a
+    notebook that sync or import did not change compares equal and its file is not rewritten."""
+    text = nbformat.writes(nb)
+    return text if text.endswith("\n") else text + "\n"
+
+
 def english_notebooks() -> list[pathlib.Path]:
     return sorted(ENGLISH.glob("[0-9][0-9]_*.ipynb"))
 
@@ -114,7 +121,7 @@ def sync(english: pathlib.Path) -> bool:
             new.metadata["translation"] = translation(before)
         out.cells.append(new)
     out.metadata.setdefault("language_info", {})
-    text = nbformat.writes(out)
+    text = notebook_text(out)
     if target.exists() and target.read_text(encoding="utf-8") == text:
         return False
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -162,7 +169,7 @@ def import_translations(translations: dict[str, str]) -> list[str]:
                 cell.source = texts[cell.id].rstrip("\n")
                 cell.metadata["translation"] = {"of": cell.id, "source_sha": source_sha(en[cell.id].source)}
                 written.append(cell.id)
-        target.write_text(nbformat.writes(zh), encoding="utf-8")
+        target.write_text(notebook_text(zh), encoding="utf-8")
     return written
 
 
