@@ -9,11 +9,12 @@ import pandas as pd
 import pytest
 
 from exercise_cells import NOTEBOOKS, load_solution
-from toyhw.course.check import Verdict
+from toyhw.course.check import WIDTH, Verdict
 from toyhw.course.checks import nb06 as checks
 from toyhw.evolve import ablations, targeting, variants
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.loop import evolve
+from toyhw.textwidth import display_width
 
 S = load_solution(NOTEBOOKS / "06_using_feedback.ipynb")
 SOLVED = {1: S.stuck_target_share, 2: S.stuck_share_by_budget, 3: S.far_from_roofline, 4: S.decode_reach_by_gpu}
@@ -30,7 +31,7 @@ def _raises(*args, **kwargs):
 def _check(k: int, answer) -> Verdict:
     verdict = getattr(checks, f"exercise_{k}")(answer)
     assert isinstance(verdict, Verdict)
-    assert "\n" not in str(verdict) and len(str(verdict)) <= checks.WIDTH, str(verdict)
+    assert "\n" not in str(verdict) and display_width(str(verdict)) <= WIDTH, str(verdict)
     return verdict
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from exercise_cells import NOTEBOOKS, load_solution
-from toyhw.course.check import failed
+from toyhw.course.check import WIDTH
 from toyhw.course.checks import nb07 as checks
 from toyhw.evolve import ablations, branch_check
 from toyhw.evolve.evaluator import geomean_speedup
@@ -50,7 +50,7 @@ def _raises(*args, **kwargs):
 
 def _verdict(verdict, ok: bool) -> None:
     assert bool(verdict) is ok, verdict
-    assert display_width(str(verdict)) <= checks.WIDTH and "\n" not in str(verdict), verdict
+    assert display_width(str(verdict)) <= WIDTH and "\n" not in str(verdict), verdict
     assert str(verdict).startswith("✓ " if ok else "✗ ")
 
 
@@ -113,8 +113,11 @@ def test_exercise_4_fails_on_the_stub_and_on_wrong_lines_and_passes_on_the_solut
 
 
 def test_a_verdict_too_wide_for_a_projector_is_cut_to_fit():
-    wide = checks._fit(failed("x" * 300))
-    assert display_width(str(wide)) == checks.WIDTH and str(wide).endswith("…")
+    def long_error(*args, **kwargs):
+        raise ValueError("x" * 150 + "\n" + "x" * 150)
+
+    wide = checks.exercise_2(long_error)
+    assert display_width(str(wide)) == WIDTH and str(wide).endswith("…") and "\n" not in str(wide)
 
 
 # ----- the solutions do what the exercises' answers say

@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from exercise_cells import NOTEBOOKS, load_solution
-from toyhw.course.check import failed
+from toyhw import i18n
+from toyhw.course.check import WIDTH
 from toyhw.course.checks import nb08 as checks
 from toyhw.textwidth import display_width
 
@@ -25,7 +26,7 @@ def _raises(*args, **kwargs):
 
 def _verdict(verdict, ok: bool) -> None:
     assert bool(verdict) is ok, verdict
-    assert display_width(str(verdict)) <= checks.WIDTH and "\n" not in str(verdict), verdict
+    assert display_width(str(verdict)) <= WIDTH and "\n" not in str(verdict), verdict
     assert str(verdict).startswith("✓ " if ok else "✗ ")
 
 
@@ -59,8 +60,17 @@ def test_exercise_2_fails_on_the_stub_and_on_wrong_counts_and_passes_on_the_solu
 
 
 def test_a_verdict_too_wide_for_a_projector_is_cut_to_fit():
-    wide = checks._fit(failed("é" * 300))
-    assert display_width(str(wide)) == checks.WIDTH and str(wide).endswith("…")
+    def long_error(text: str):
+        def raises():
+            raise ValueError(text * 300)
+
+        return raises
+
+    wide = checks.exercise_1(long_error("é"))
+    assert display_width(str(wide)) == WIDTH and str(wide).endswith("…")
+    with i18n.using("zh"):  # a CJK character takes two columns: the line may end one column short
+        wide = checks.exercise_1(long_error("中"))
+    assert WIDTH - 1 <= display_width(str(wide)) <= WIDTH and str(wide).endswith("…")
 
 
 # ----- the solutions do what the exercises' answers say

@@ -6,23 +6,22 @@ on the time table, the replayed prompts) and compares the student's value with i
 
 from __future__ import annotations
 
-import functools
 import math
 import numbers
 import reprlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toyhw.course.check import Verdict, attempt, failed, passed
+from toyhw.course.check import Verdict, attempt, failed, on_one_line, passed
 from toyhw.evolve import ablations, prompt_view, proposal_trace
 from toyhw.evolve.evaluator import geomean_speedup
+from toyhw.i18n import t
 
 TOURNAMENTS = (1, 2, 3, 5)  # the tournament sizes Exercise 1 asks about
 ISLAND = 25  # a full island: the default capacity per island
 TOLERANCE = 0.01  # one percentage point: 20,000 draws measure a share to about 0.3 points
 TRACED = ("full", 0, 1000)  # the traced run of Sections 2-4 (variant, seed, proposals)
 PROMPT_STEPS = (1, 10, 100, 1000)
-WIDTH = 110  # a verdict is one line that a projector shows whole
 
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = 30
@@ -33,19 +32,9 @@ def _shown(value: Any) -> str:
     return " ".join(_REPR.repr(value).split())
 
 
-def _one_line(check: Callable[..., Verdict]) -> Callable[..., Verdict]:
-    """Make `check`'s verdict one line of at most WIDTH columns (a student's error message can be long)."""
-
-    @functools.wraps(check)
-    def wrapped(*args: Any, **kwargs: Any) -> Verdict:
-        verdict = check(*args, **kwargs)
-        reason = " ".join(verdict.reason.split())
-        room = WIDTH - 2  # the mark and its space
-        if len(reason) > room:
-            reason = reason[: room - 1] + "…"
-        return Verdict(verdict.ok, reason)
-
-    return wrapped
+def _listed(items: Any) -> str:
+    """`items` as the catalogue's list: "1, 2, 3" in English, "1，2，3" in Chinese."""
+    return t("list.separator").join(map(str, items))
 
 
 def _share(value: Any) -> float | None:
@@ -70,11 +59,11 @@ def best_share_formula(k: int, island: int = ISLAND) -> float:
     return 1.0 - (1.0 - 1.0 / island) ** k
 
 
-@_one_line
+@on_one_line
 def exercise_1(best_share: Callable[[int], Any]) -> Verdict:
     """Does `best_share(k)` give, for k = 1, 2, 3, 5, the share 1 - (1 - 1/25)^k within one point?"""
     if not callable(best_share):
-        return failed(f"best_share should be a function of k, not a {type(best_share).__name__}.")
+        return failed(t("check.nb05.best_share_not_a_function", type=type(best_share).__name__))
     measured = {}
     for k in TOURNAMENTS:
         value, error = attempt(f"best_share({k})", lambda k=k: best_share(k))
@@ -82,19 +71,15 @@ def exercise_1(best_share: Callable[[int], Any]) -> Verdict:
             return error
         share = _share(value)
         if share is None:
-            return failed(f"best_share({k}) returned {_shown(value)}: a share is a number between 0 and 1.")
+            return failed(t("check.nb05.best_share_not_a_share", k=k, value=_shown(value)))
         expected = best_share_formula(k)
         if abs(share - expected) > TOLERANCE:
             return failed(
-                f"best_share({k}) = {share:.3f}, but the best of a full island of {ISLAND} should "
-                f"be the parent {expected:.3f} of the time (±{TOLERANCE})."
+                t("check.nb05.best_share_off", k=k, share=share, island=ISLAND, expected=expected, tolerance=TOLERANCE)
             )
         measured[k] = share
-    shown = ", ".join(f"{measured[k]:.1%}" for k in TOURNAMENTS)
-    return passed(
-        f"the best is the parent {shown} of the time for k = {', '.join(map(str, TOURNAMENTS))}: "
-        f"1 - (1 - 1/{ISLAND})^k."
-    )
+    shown = _listed(f"{measured[k]:.1%}" for k in TOURNAMENTS)
+    return passed(t("check.nb05.best_share_passed", shares=shown, ks=_listed(TOURNAMENTS), island=ISLAND))
 
 
 def cascade_misses() -> dict[str, int]:
@@ -112,29 +97,22 @@ def cascade_misses() -> dict[str, int]:
     }
 
 
-@_one_line
+@on_one_line
 def exercise_2(beat_parent: Any, beat_best: Any) -> Verdict:
     """Are `beat_parent` and `beat_best` the counts of cut programs that would have beaten their parent, and the
     best score before them, had they run on every training shape?"""
     for name, value in (("beat_parent", beat_parent), ("beat_best", beat_best)):
         if value is None:
-            return failed(f"{name} is still None: count the cut programs, then run this check again.")
+            return failed(t("check.nb05.count_none", name=name))
         if _count(value) is None:
-            return failed(f"{name} = {_shown(value)}: it should be a count (a whole number of programs).")
+            return failed(t("check.nb05.count_not_a_count", name=name, value=_shown(value)))
     truth = cascade_misses()
     if _count(beat_parent) != truth["beat_parent"]:
-        return failed(
-            f"beat_parent = {_shown(beat_parent)}, not what the time table gives: score each cut program on all "
-            "training shapes and compare with `s.parent_score`."
-        )
+        return failed(t("check.nb05.beat_parent_off", value=_shown(beat_parent)))
     if _count(beat_best) != truth["beat_best"]:
-        return failed(
-            f"beat_best = {_shown(beat_best)}, not what the time table gives: compare each cut program's score "
-            "with the best score of the run before it."
-        )
+        return failed(t("check.nb05.beat_best_off", value=_shown(beat_best)))
     return passed(
-        f"{truth['beat_parent']} of the {truth['cut']} cut programs would have beaten their parent, "
-        f"{truth['beat_best']} the best score so far."
+        t("check.nb05.cut_passed", beat_parent=truth["beat_parent"], cut=truth["cut"], beat_best=truth["beat_best"])
     )
 
 
@@ -147,42 +125,34 @@ def prompt_sizes(steps: tuple[int, ...] = PROMPT_STEPS) -> dict[int, dict[str, i
     return sizes
 
 
-@_one_line
+@on_one_line
 def exercise_3(tokens: Any, grows_most: Any) -> Verdict:
     """Does `tokens` hold the prompt's estimated tokens at proposals 1, 10, 100 and 1000, and `grows_most` name the
     part that gains the most characters between the first and the last?"""
     if not isinstance(tokens, Mapping):
-        return failed(f"tokens should be a dict from proposal to tokens, not a {type(tokens).__name__}.")
+        return failed(t("check.nb05.tokens_not_a_dict", type=type(tokens).__name__))
     missing = [step for step in PROMPT_STEPS if step not in tokens]
     if missing:
-        return failed(f"tokens has no value for proposal(s) {', '.join(map(str, missing))}.")
+        return failed(t("check.nb05.tokens_missing", steps=_listed(missing)))
     sizes = prompt_sizes()
     for step in PROMPT_STEPS:
         value = tokens[step]
         if value is None:
-            return failed(f"tokens[{step}] is still None: measure the prompt at proposal {step}.")
+            return failed(t("check.nb05.tokens_none", step=step))
         if _count(value) != sizes[step]["tokens"]:
-            return failed(
-                f"tokens[{step}] = {_shown(value)}, not the prompt's estimated tokens at proposal {step} "
-                "(`view.tokens`)."
-            )
+            return failed(t("check.nb05.tokens_off", step=step, value=_shown(value)))
     first, last = sizes[PROMPT_STEPS[0]], sizes[PROMPT_STEPS[-1]]
     parts = [name for name in last if name != "tokens"]
     gains = {name: last[name] - first.get(name, 0) for name in parts}
     most = max(gains, key=gains.__getitem__)
     if grows_most is None:
-        return failed("grows_most is still None: name the part that gains the most characters.")
+        return failed(t("check.nb05.grows_most_none"))
     if not isinstance(grows_most, str):
-        return failed(f"grows_most should be a part's name (a string such as \"feedback\"), not {_shown(grows_most)}.")
+        return failed(t("check.nb05.grows_most_not_a_name", value=_shown(grows_most)))
     if grows_most.strip().lower() not in gains:
-        return failed(
-            f"grows_most = {_shown(grows_most)} is not a part of the prompt: the parts are {', '.join(parts)}."
-        )
+        return failed(t("check.nb05.grows_most_unknown", value=_shown(grows_most), parts=_listed(parts)))
     if grows_most.strip().lower() != most:
-        return failed(
-            f"{_shown(grows_most)} gains {gains[grows_most.strip().lower()]:,} characters; another part gains more."
-        )
+        return failed(t("check.nb05.grows_most_off", value=_shown(grows_most), gain=gains[grows_most.strip().lower()]))
     return passed(
-        f"{first['tokens']:,} tokens at proposal 1, {last['tokens']:,} at 1000; the {most} gain the most "
-        f"({gains[most]:,} characters)."
+        t("check.nb05.tokens_passed", first=first["tokens"], last=last["tokens"], most=most, gain=gains[most])
     )

@@ -13,16 +13,15 @@ from typing import Any
 
 import pandas as pd
 
-from toyhw.course.check import Verdict, attempt, failed, passed
+from toyhw.course.check import Verdict, attempt, failed, on_one_line, passed
 from toyhw.evolve import ablations, targeting, variants
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.llm import peek_target
 from toyhw.evolve.loop import StepRecord, evolve
 from toyhw.gemm import cost as gemm_cost
 from toyhw.gemm.time_table import shared_table
+from toyhw.i18n import t
 
-WIDTH = 110
-"""A verdict is one line of at most this many columns (a projector wraps anything longer)."""
 SEED, BUDGET = 0, 300
 """The run every check reads: the lecture's demo 2 (seed 0, 300 proposed programs)."""
 VARIANTS = ("full", "fb_roofline", "fb_worst3", "no_feedback")
@@ -37,19 +36,18 @@ TOLERANCE = 0.006
 """Shares and ratios may be rounded to two decimals (the tables print them so): a gap up to this is no error."""
 
 
-def _one_line(verdict: Verdict) -> Verdict:
-    if len(str(verdict)) <= WIDTH:
-        return verdict
-    return Verdict(verdict.ok, verdict.reason[: WIDTH - 3] + "…")
-
-
 def _run(what: str, work: Callable[[], Any]) -> tuple[Any, Verdict | None]:
-    value, verdict = attempt(what, work, stub="first")
-    return value, (None if verdict is None else _one_line(verdict))
+    """Return `toyhw.course.check.attempt(what, work)`, its "still the stub" verdict ending "write it first"."""
+    return attempt(what, work, stub="first")
 
 
 def _not_callable(name: str, value: Any) -> Verdict | None:
-    return None if callable(value) else failed(f"{name} is {type(value).__name__}, not a function.")
+    return None if callable(value) else failed(t("check.nb06.not_callable", name=name, type=type(value).__name__))
+
+
+def _listed(items: Any) -> str:
+    """`items` as the catalogue's list: "a, b" in English, "a，b" in Chinese."""
+    return t("list.separator").join(map(str, items))
 
 
 def _number(value: Any) -> float | None:
@@ -62,10 +60,10 @@ def _number(value: Any) -> float | None:
 
 def _frame(name: str, value: Any, columns: Sequence[str]) -> Verdict | None:
     if not isinstance(value, pd.DataFrame):
-        return failed(f"{name} returned {type(value).__name__}, not a pandas DataFrame.")
+        return failed(t("check.nb06.not_a_frame", name=name, type=type(value).__name__))
     missing = [c for c in columns if c not in value.columns]
     if missing:
-        return _one_line(failed(f"{name}'s frame has no column {', '.join(repr(c) for c in missing)}."))
+        return failed(t("check.nb06.no_column", name=name, columns=_listed(map(repr, missing))))
     return None
 
 
@@ -83,6 +81,7 @@ def _stuck_share(name: str, seed: int, budget: int) -> float:
     return sum(stuck) / len(stuck)
 
 
+@on_one_line
 def exercise_1(stuck_target_share: Callable) -> Verdict:
     """Whether `stuck_target_share(name, 0, 300)` is the pack's share for each of Section 5's four variants."""
     if (bad := _not_callable("stuck_target_share", stuck_target_share)) is not None:
@@ -95,27 +94,17 @@ def exercise_1(stuck_target_share: Callable) -> Verdict:
         share = _number(value)
         if share is None:
             return failed(
-                f"stuck_target_share({name!r}, {SEED}, {BUDGET}) returned {type(value).__name__}, "
-                "not a share (a number)."
+                t("check.nb06.share_not_a_number", name=repr(name), seed=SEED, budget=BUDGET, type=type(value).__name__)
             )
         want = _stuck_share(name, SEED, BUDGET)
         if abs(share - want) > 1e-9:
-            return _one_line(
-                failed(
-                    f"stuck_target_share({name!r}, {SEED}, {BUDGET}) = {share:.3f}; counted "
-                    f"target by target it is {want:.3f}."
-                )
-            )
+            return failed(t("check.nb06.share_off", name=repr(name), seed=SEED, budget=BUDGET, share=share, want=want))
         got[name] = share
-    return _one_line(
-        passed(
-            "seed 0, first 300 proposals: "
-            + ", ".join(f"{n} {v:.0%}" for n, v in got.items())
-            + " aim at a stuck shape."
-        )
-    )
+    shares = _listed(f"{n} {v:.0%}" for n, v in got.items())
+    return passed(t("check.nb06.shares_passed", seed=SEED, budget=BUDGET, shares=shares))
 
 
+@on_one_line
 def exercise_2(stuck_share_by_budget: Callable) -> Verdict:
     """Whether `stuck_share_by_budget(0, BUDGETS)` holds, per budget, the stuck shapes and both weightings' shares."""
     if (bad := _not_callable("stuck_share_by_budget", stuck_share_by_budget)) is not None:
@@ -128,25 +117,29 @@ def exercise_2(stuck_share_by_budget: Callable) -> Verdict:
         return bad
     for budget in BUDGETS:
         if budget not in frame.index:
-            return failed(f"stuck_share_by_budget's frame has no row for budget {budget} (index the rows by budget).")
-        t = targeting.targeting(SEED, budget)
+            return failed(t("check.nb06.no_budget_row", budget=budget))
+        found = targeting.targeting(SEED, budget)
         want = {
-            "stuck shapes": t.n_stuck,
-            "roofline": t.share_on_stuck["roofline"],
-            "best seen": t.share_on_stuck["best"],
+            "stuck shapes": found.n_stuck,
+            "roofline": found.share_on_stuck["roofline"],
+            "best seen": found.share_on_stuck["best"],
         }
         for column in columns:
             value = _number(frame.loc[budget, column])
             if value is None or abs(value - want[column]) > TOLERANCE:
-                return _one_line(
-                    failed(
-                        f"after {budget} programs {column!r} is {frame.loc[budget, column]!r}; "
-                        f"the pack's targeting gives {want[column]:.3g}."
+                return failed(
+                    t(
+                        "check.nb06.budget_off",
+                        budget=budget,
+                        column=repr(column),
+                        value=repr(frame.loc[budget, column]),
+                        want=want[column],
                     )
                 )
-    return passed(f"the stuck shapes and both shares after {len(BUDGETS)} budgets of seed {SEED} match the pack's.")
+    return passed(t("check.nb06.budgets_passed", budgets=len(BUDGETS), seed=SEED))
 
 
+@on_one_line
 def exercise_3(far_from_roofline: Callable) -> Verdict:
     """Whether `far_from_roofline(0.6)` lists exactly the training shapes the oracle leaves below 0.6 of the roofline,
     with the oracle's share of the roofline and what bounds it."""
@@ -169,23 +162,21 @@ def exercise_3(far_from_roofline: Callable) -> Verdict:
     got = {str(row["shape"]): row for _, row in frame.iterrows()}
     extra, missing = sorted(set(got) - set(want)), sorted(set(want) - set(got))
     if extra or missing:
-        what = [f"{len(missing)} missing (e.g. {missing[0]})"] if missing else []
-        what += [f"{len(extra)} too many (e.g. {extra[0]})"] if extra else []
-        return _one_line(failed(f"{len(got)} shapes listed, the pack finds {len(want)}: " + ", ".join(what) + "."))
+        what = [t("check.nb06.shapes_missing", n=len(missing), shape=missing[0])] if missing else []
+        what += [t("check.nb06.shapes_extra", n=len(extra), shape=extra[0])] if extra else []
+        return failed(t("check.nb06.shapes_off", got=len(got), want=len(want), what=_listed(what)))
     for label, (reach, bound) in want.items():
         value = _number(got[label]["oracle vs_roofline"])
         if value is None or abs(value - reach) > TOLERANCE:
-            return _one_line(
-                failed(f"{label}: oracle vs_roofline {got[label]['oracle vs_roofline']!r}, the pack's is {reach:.2f}.")
+            return failed(
+                t("check.nb06.reach_off", label=label, value=repr(got[label]["oracle vs_roofline"]), reach=reach)
             )
         if got[label]["bound"] != bound:
-            return _one_line(failed(f"{label}: bound {got[label]['bound']!r}, the cost model says {bound!r}."))
-    return passed(
-        f"{len(want)} of the {len(ctx.train)} training shapes, with the oracle's reach and bound, as the "
-        "pack computes them."
-    )
+            return failed(t("check.nb06.bound_off", label=label, value=repr(got[label]["bound"]), bound=repr(bound)))
+    return passed(t("check.nb06.far_passed", n=len(want), shapes=len(ctx.train)))
 
 
+@on_one_line
 def exercise_4(decode_reach_by_gpu: Callable) -> Verdict:
     """Whether `decode_reach_by_gpu(("H100", "B200"), 0, 300)` gives, per stuck decode shape and GPU, the oracle's
     vs_roofline and fixed share."""
@@ -197,14 +188,12 @@ def exercise_4(decode_reach_by_gpu: Callable) -> Verdict:
     columns = ["shape"] + [f"{gpu} {what}" for gpu in GPUS for what in ("vs_roofline", "fixed share")]
     if (bad := _frame("decode_reach_by_gpu", frame, columns)) is not None:
         return bad
-    t = targeting.targeting(SEED, BUDGET)
-    want = {r.shape.label(): r.shape for r in t.rows if r.shape.M <= 16 and r.vs_best > targeting.STUCK}
+    found = targeting.targeting(SEED, BUDGET)
+    want = {r.shape.label(): r.shape for r in found.rows if r.shape.M <= 16 and r.vs_best > targeting.STUCK}
     got = {str(row["shape"]): row for _, row in frame.iterrows()}
     if set(got) != set(want):
         wrong = sorted(set(got) ^ set(want))
-        return _one_line(
-            failed(f"{len(got)} shapes listed, {len(want)} stuck decode shapes in demo 2 (not matching: {wrong[0]}).")
-        )
+        return failed(t("check.nb06.decode_shapes_off", got=len(got), want=len(want), wrong=wrong[0]))
     for gpu in GPUS:
         table = shared_table(gpu)
         for label, shape in want.items():
@@ -216,11 +205,15 @@ def exercise_4(decode_reach_by_gpu: Callable) -> Verdict:
             for what, value in expected.items():
                 mine = _number(got[label][f"{gpu} {what}"])
                 if mine is None or abs(mine - value) > TOLERANCE:
-                    return _one_line(
-                        failed(
-                            f"{label} on the {gpu}: {what} {got[label][f'{gpu} {what}']!r}, the pack's is {value:.2f}."
+                    return failed(
+                        t(
+                            "check.nb06.decode_off",
+                            label=label,
+                            gpu=gpu,
+                            what=what,
+                            value=repr(got[label][f"{gpu} {what}"]),
+                            expected=value,
                         )
                     )
-    return passed(
-        f"the {len(want)} stuck decode shapes on the {' and the '.join(GPUS)}: reach and fixed share match the pack's."
-    )
+    gpus = t("check.nb06.gpu_separator").join(GPUS)
+    return passed(t("check.nb06.decode_passed", n=len(want), gpus=gpus))

@@ -12,7 +12,7 @@ import collections.abc
 import functools
 from typing import Any, Callable, Sequence
 
-from toyhw.course.check import Verdict, attempt as _attempt, failed, passed
+from toyhw.course.check import Verdict, attempt as _attempt, failed, on_one_line, passed
 from toyhw.evolve import ablations, branch_check
 from toyhw.evolve.evaluator import Evaluator, geomean_speedup
 from toyhw.evolve.loop import evolve
@@ -21,10 +21,7 @@ from toyhw.evolve.simplify import simplify
 from toyhw.evolve.source import parse, static_check
 from toyhw.gemm import shapes as shapes_lib
 from toyhw.gemm.config import GemmConfig
-from toyhw.textwidth import display_width
-
-WIDTH = 110
-"""The widest verdict line, in columns: a check cell's one line must not wrap on a projector."""
+from toyhw.i18n import t
 
 SETTINGS = (("no check, cascade", False, True), ("no check, no cascade", False, False), ("check", True, True))
 """Exercise 2's three evaluator settings: (key of the answer, check_all_branches, cascade)."""
@@ -42,16 +39,6 @@ EIGHT_KV_LAYERS = ("405B/8 qkv 8kv", "405B/8 down")
 def attempt(what: str, work: Callable[[], Any]) -> tuple[Any, Verdict | None]:
     """Return `toyhw.course.check.attempt(what, work)`, its "still the stub" verdict said in fewer columns."""
     return _attempt(what, work, stub="short")
-
-
-def _fit(verdict: Verdict) -> Verdict:
-    """Return `verdict` with its reason cut (ending in "…") so that its line fits WIDTH columns."""
-    if display_width(str(verdict)) <= WIDTH:
-        return verdict
-    reason = verdict.reason
-    while display_width(str(Verdict(verdict.ok, reason + "…"))) > WIDTH:
-        reason = reason[:-1]
-    return Verdict(verdict.ok, reason.rstrip() + "…")
 
 
 def _program_with_bad_branch(m_min: int, m_max: int) -> Program:
@@ -107,30 +94,37 @@ def _untested(program: Program, shapes: Sequence[shapes_lib.Shape]) -> list[int]
 def _not_callable(name: str, value: Any) -> Verdict | None:
     if callable(value):
         return None
-    return _fit(failed(f"{name} must be a function (def {name}(...)), got {type(value).__name__}"))
+    return failed(t("check.nb07.not_callable", name=name, type=type(value).__name__))
 
 
+def _listed(items: Any) -> str:
+    """`items` as the catalogue's list: "a, b" in English, "a，b" in Chinese."""
+    return t("list.separator").join(map(str, items))
+
+
+@on_one_line
 def exercise_1(my_source: object) -> Verdict:
     """Check that `my_source` parses, every branch launches, and it beats the expert on training and test shapes."""
     if not isinstance(my_source, str):
-        return failed(f"my_source must be the heuristic's source as a str, got {type(my_source).__name__}")
-    program, problem = attempt("parsing my_source", lambda: parse(my_source))
+        return failed(t("check.nb07.source_not_a_str", type=type(my_source).__name__))
+    program, problem = attempt(t("check.nb07.parsing_my_source"), lambda: parse(my_source))
     if problem is not None:
-        return _fit(problem)
+        return problem
     _, problems = static_check(my_source)  # the lines of the student's source, not of render(program)
     if problems:
         first = problems[0]
         reason = first.reason.split(". ")[0].removeprefix("out of resource: ")
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        return _fit(failed(f"line {first.line} cannot launch: {reason}{more}"))
+        more = t("check.nb07.more_problems", n=len(problems) - 1) if len(problems) > 1 else ""
+        return failed(t("check.nb07.cannot_launch", line=first.line, reason=reason, more=more))
     ctx = ablations.context()
     train, test = (geomean_speedup(program, shapes, ctx.table) for shapes in (ctx.train, ctx.test))
-    scores = f"{train:.3f} on the training shapes, {test:.3f} on the test shapes"
+    scores = t("check.nb07.scores", train=train, test=test)
     if train > EXPERT_SCORE and test > EXPERT_SCORE:
-        return _fit(passed(f"every branch launches; {scores} (the expert: {EXPERT_SCORE:.3f})"))
-    return _fit(failed(f"every branch launches, but {scores}: beat {EXPERT_SCORE:.3f} on both"))
+        return passed(t("check.nb07.source_passed", scores=scores, expert=EXPERT_SCORE))
+    return failed(t("check.nb07.source_behind", scores=scores, expert=EXPERT_SCORE))
 
 
+@on_one_line
 def exercise_2(bad_branch_on_a_training_shape: Callable[[int, int], Any]) -> Verdict:
     """Check the function against the evaluator, for a range with training shapes (2000-4000) and one without."""
     name = "bad_branch_on_a_training_shape"
@@ -140,26 +134,30 @@ def exercise_2(bad_branch_on_a_training_shape: Callable[[int, int], Any]) -> Ver
         call = f"{name}({m_min}, {m_max})"
         answer, problem = attempt(name, lambda: bad_branch_on_a_training_shape(m_min, m_max))
         if problem is not None:
-            return _fit(problem)
+            return problem
         if not isinstance(answer, dict):
-            return _fit(failed(f"{call} must return a dict, got {type(answer).__name__}"))
+            return failed(t("check.nb07.not_a_dict", call=call, type=type(answer).__name__))
         expected = _evaluations(m_min, m_max)
         for key, value in expected.items():
             if key not in answer:
-                return _fit(failed(f"{call} has no key {key!r} (keys: {', '.join(map(repr, expected))})"))
+                return failed(t("check.nb07.no_key", call=call, key=repr(key), keys=_listed(map(repr, expected))))
             got = answer[key]
             if not isinstance(got, (tuple, list)) or tuple(got) != value:
-                return _fit(failed(f"{call}[{key!r}] is {got!r}; the evaluator gives {value!r}"))
+                return failed(t("check.nb07.evaluation_off", call=call, key=repr(key), got=repr(got), want=repr(value)))
     found = _evaluations(2000, 4000)
-    return _fit(
-        passed(
-            f"2000-4000 without the check: {found['no check, cascade'][0]} in "
-            f"{found['no check, cascade'][1]} runs with the cascade, {found['no check, no cascade'][1]} "
-            f"without; with it: {found['check'][0]} in {found['check'][1]}"
+    return passed(
+        t(
+            "check.nb07.evaluations_passed",
+            status=found["no check, cascade"][0],
+            runs=found["no check, cascade"][1],
+            runs_without=found["no check, no cascade"][1],
+            status_checked=found["check"][0],
+            runs_checked=found["check"][1],
         )
     )
 
 
+@on_one_line
 def exercise_3(new_shape_crashes: Callable[..., Any]) -> Verdict:
     """Check the function's counts with the lecture's 405B/8 layers and with the published eight-KV-head layer."""
     name = "new_shape_crashes"
@@ -172,32 +170,39 @@ def exercise_3(new_shape_crashes: Callable[..., Any]) -> Verdict:
         kwargs = {} if layers is shapes_lib.NEW_LAYERS else {"new_layers": layers}
         answer, problem = attempt(call, lambda: new_shape_crashes(**kwargs))
         if problem is not None:
-            return _fit(problem)
+            return problem
         if not isinstance(answer, dict):
-            return _fit(failed(f"{call} must return a dict, got {type(answer).__name__}"))
+            return failed(t("check.nb07.not_a_dict", call=call, type=type(answer).__name__))
         expected = _crash_counts(layers)
         for key, value in expected.items():
             got = answer.get(key)
             if key == "per layer" and isinstance(got, collections.abc.Mapping):
                 wrong = sorted(layer for layer in set(value) | set(got) if got.get(layer, 0) != value.get(layer, 0))
                 if wrong:
-                    return _fit(
-                        failed(
-                            f"{call}['per layer'][{wrong[0]!r}] is {got.get(wrong[0], 0)!r}; the final "
-                            f"databases give {value.get(wrong[0], 0)!r}"
+                    return failed(
+                        t(
+                            "check.nb07.per_layer_off",
+                            call=call,
+                            layer=repr(wrong[0]),
+                            got=repr(got.get(wrong[0], 0)),
+                            want=repr(value.get(wrong[0], 0)),
                         )
                     )
             elif got != value:
-                return _fit(failed(f"{call}[{key!r}] is {got!r}; the final databases give {value!r}"))
+                return failed(t("check.nb07.crashes_off", call=call, key=repr(key), got=repr(got), want=repr(value)))
     found, eight = _crash_counts(shapes_lib.NEW_LAYERS), _crash_counts(EIGHT_KV_LAYERS)
-    return _fit(
-        passed(
-            f"{found['crashing']} crashing programs, {found['only on the new layers']} only on the "
-            f"405B/8 layers; with eight KV heads {eight['crashing']} and {eight['only on the new layers']}"
+    return passed(
+        t(
+            "check.nb07.crashes_passed",
+            crashing=found["crashing"],
+            only_new=found["only on the new layers"],
+            crashing_eight=eight["crashing"],
+            only_new_eight=eight["only on the new layers"],
         )
     )
 
 
+@on_one_line
 def exercise_4(untested_branches: Callable[[Program, Sequence[shapes_lib.Shape]], Any]) -> Verdict:
     """Check the function on Section 3's program, Section 1's program and the expert, with the training shapes."""
     name = "untested_branches"
@@ -206,23 +211,23 @@ def exercise_4(untested_branches: Callable[[Program, Sequence[shapes_lib.Shape]]
     ctx = ablations.context()
     section3 = simplify(branch_check.branch_row(ablations.SEEDS[0], ablations.BUDGET, False).example)
     programs = (
-        ("Section 3's program", section3),
-        ("Section 1's program", _program_with_bad_branch(3000, 4000)),
-        ("the expert", expert_program()),
+        (t("check.nb07.section_3_program"), section3),
+        (t("check.nb07.section_1_program"), _program_with_bad_branch(3000, 4000)),
+        (t("check.nb07.the_expert"), expert_program()),
     )
     for label, program in programs:
         answer, problem = attempt(name, lambda: untested_branches(program, ctx.train))
         if problem is not None:
-            return _fit(problem)
+            return problem
         expected = _untested(program, ctx.train)
         try:
             lines = sorted(int(line) for line in answer)
         except (TypeError, ValueError):
-            return _fit(failed(f"{name} must return a list of line numbers, got {answer!r}"))
+            return failed(t("check.nb07.not_line_numbers", name=name, answer=repr(answer)))
         missed, reached = sorted(set(expected) - set(lines)), sorted(set(lines) - set(expected))
         if missed:
-            return _fit(failed(f"{name} on {label} misses line(s) {missed}: no training shape reaches them"))
+            return failed(t("check.nb07.lines_missed", name=name, program=label, lines=missed))
         if reached:
-            return _fit(failed(f"{name} on {label} lists line(s) {reached}, which training shapes reach"))
+            return failed(t("check.nb07.lines_reached", name=name, program=label, lines=reached))
     found = _untested(section3, ctx.train)
-    return _fit(passed(f"Section 3's program: lines {', '.join(map(str, found))} untested; the expert: none"))
+    return passed(t("check.nb07.untested_passed", lines=_listed(found)))

@@ -10,12 +10,9 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from toyhw.course.check import Verdict, attempt as _attempt, failed, passed
+from toyhw.course.check import Verdict, attempt as _attempt, failed, on_one_line, passed
 from toyhw.evolve import ablations
-from toyhw.textwidth import display_width
-
-WIDTH = 110
-"""The widest verdict line, in columns: a check cell's one line must not wrap on a projector."""
+from toyhw.i18n import t
 
 SHARE_TOLERANCE = 0.005
 """How far a share saved may be from the pack's (half a percentage point: a share rounded to 0.23 still holds)."""
@@ -29,20 +26,10 @@ def attempt(what: str, work: Callable[[], Any]) -> tuple[Any, Verdict | None]:
     return _attempt(what, work, stub="short")
 
 
-def _fit(verdict: Verdict) -> Verdict:
-    """Return `verdict` with its reason cut (ending in "…") so that its line fits WIDTH columns."""
-    if display_width(str(verdict)) <= WIDTH:
-        return verdict
-    reason = verdict.reason
-    while display_width(str(Verdict(verdict.ok, reason + "…"))) > WIDTH:
-        reason = reason[:-1]
-    return Verdict(verdict.ok, reason.rstrip() + "…")
-
-
 def _not_callable(name: str, value: Any) -> Verdict | None:
     if callable(value):
         return None
-    return _fit(failed(f"{name} must be a function (def {name}(...)), got {type(value).__name__}"))
+    return failed(t("check.nb08.not_callable", name=name, type=type(value).__name__))
 
 
 def _cell(frame: Any, seed: int, column: str) -> Any:
@@ -50,9 +37,10 @@ def _cell(frame: Any, seed: int, column: str) -> Any:
     try:
         return frame.loc[seed, column]
     except Exception as error:
-        raise KeyError(f"no row for seed {seed} with column {column!r}") from error
+        raise KeyError(t("check.nb08.no_cell", seed=seed, column=repr(column))) from error
 
 
+@on_one_line
 def exercise_1(cascade_savings: Callable[..., Any]) -> Verdict:
     """Check the frame per seed (0-4, 1000 programs): kernel runs of full and no_cascade, and the share saved."""
     name = "cascade_savings"
@@ -60,25 +48,29 @@ def exercise_1(cascade_savings: Callable[..., Any]) -> Verdict:
         return problem
     frame, problem = attempt(f"{name}()", lambda: cascade_savings())
     if problem is not None:
-        return _fit(problem)
+        return problem
     if not hasattr(frame, "loc"):
-        return _fit(failed(f"{name}() must return a DataFrame indexed by seed, got {type(frame).__name__}"))
+        return failed(t("check.nb08.not_a_frame", name=name, type=type(frame).__name__))
     shares = []
     for seed in ablations.SEEDS:
         full = ablations.run_one("full", seed, ablations.BUDGET).kernel_runs
         every = ablations.run_one("no_cascade", seed, ablations.BUDGET).kernel_runs
         values, problem = attempt(
-            f"reading seed {seed} of the frame",
+            t("check.nb08.reading_seed", seed=seed),
             lambda: [_cell(frame, seed, c) for c in ("full", "no_cascade", "saved")],
         )
         if problem is not None:
-            return _fit(problem)
+            return problem
         got_full, got_every, got_saved = values
         if got_full != full or got_every != every:
-            return _fit(
-                failed(
-                    f"seed {seed}: full {got_full!r} and no_cascade {got_every!r} kernel runs; "
-                    f"the runs spend {full:,} and {every:,}"
+            return failed(
+                t(
+                    "check.nb08.kernel_runs_off",
+                    seed=seed,
+                    got_full=repr(got_full),
+                    got_every=repr(got_every),
+                    full=full,
+                    every=every,
                 )
             )
         saved = 1 - full / every
@@ -87,16 +79,20 @@ def exercise_1(cascade_savings: Callable[..., Any]) -> Verdict:
         except (TypeError, ValueError):
             close = False
         if not close:
-            return _fit(failed(f"seed {seed}: saved is {got_saved!r}; 1 - full / no_cascade is {saved:.3f}"))
+            return failed(t("check.nb08.saved_off", seed=seed, got=repr(got_saved), saved=saved))
         shares.append(saved)
-    return _fit(
-        passed(
-            f"the cascade saves {min(shares):.0%}-{max(shares):.0%} of the kernel runs on seeds "
-            f"{ablations.SEEDS[0]}-{ablations.SEEDS[-1]}"
+    return passed(
+        t(
+            "check.nb08.savings_passed",
+            low=min(shares),
+            high=max(shares),
+            first=ablations.SEEDS[0],
+            last=ablations.SEEDS[-1],
         )
     )
 
 
+@on_one_line
 def exercise_2(serial_and_parallel_agree: Callable[..., Any]) -> Verdict:
     """Check the grid's run count, its kernel runs serially and in parallel, and that the results agree."""
     name = "serial_and_parallel_agree"
@@ -104,9 +100,9 @@ def exercise_2(serial_and_parallel_agree: Callable[..., Any]) -> Verdict:
         return problem
     answer, problem = attempt(f"{name}()", lambda: serial_and_parallel_agree())
     if problem is not None:
-        return _fit(problem)
+        return problem
     if not isinstance(answer, dict):
-        return _fit(failed(f"{name}() must return a dict, got {type(answer).__name__}"))
+        return failed(t("check.nb08.not_a_dict", name=name, type=type(answer).__name__))
     variants, seeds, budget = GRID
     runs = len(variants) * len(seeds)
     kernel_runs = sum(ablations.run_one(v, s, budget).kernel_runs for v in variants for s in seeds)
@@ -118,7 +114,8 @@ def exercise_2(serial_and_parallel_agree: Callable[..., Any]) -> Verdict:
     }
     for key, value in expected.items():
         if key not in answer:
-            return _fit(failed(f"{name}() has no key {key!r} (keys: {', '.join(map(repr, expected))})"))
+            keys = t("list.separator").join(map(repr, expected))
+            return failed(t("check.nb08.no_key", name=name, key=repr(key), keys=keys))
         if answer[key] != value:
-            return _fit(failed(f"{name}()[{key!r}] is {answer[key]!r}; the grid gives {value!r}"))
-    return _fit(passed(f"{runs} runs, {kernel_runs:,} kernel runs serially and on two processes, identical results"))
+            return failed(t("check.nb08.grid_off", name=name, key=repr(key), got=repr(answer[key]), want=repr(value)))
+    return passed(t("check.nb08.grid_passed", runs=runs, kernel_runs=kernel_runs))
