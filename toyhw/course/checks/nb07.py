@@ -82,7 +82,8 @@ def _crash_counts(new_layers: Sequence[str]) -> dict[str, object]:
             crashing += 1
             only_new += layers <= set(new_layers)
             per_layer.update(layers)
-    return {"crashing": crashing, "only on the new layers": only_new, "per layer": dict(per_layer)}
+    # sorted: a set's order depends on the hash seed, and the verdict must read the same in every process
+    return {"crashing": crashing, "only on the new layers": only_new, "per layer": dict(sorted(per_layer.items()))}
 
 
 def _untested(program: Program, shapes: Sequence[shapes_lib.Shape]) -> list[int]:
