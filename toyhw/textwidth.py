@@ -34,3 +34,52 @@ def column_width(least: int, texts: Iterable[object]) -> int:
     """Return `least`, or more when one of `texts` would fill it: one column wider than the widest text, so that a
     right-aligned column keeps a space before it in every language."""
     return max([least] + [display_width(str(text)) + 1 for text in texts])
+
+
+_CLOSING = frozenset("，。、；：！？）」』》%,.;:!?)")
+"""Punctuation that stays on the line of the character before it (a line never starts with it)."""
+_OPENING = frozenset("（「『《(")
+"""Punctuation that stays on the line of the character after it (a line never ends with it)."""
+
+
+def _chunks(text: str) -> list[str]:
+    """Split `text` where a line may break: whitespace runs, runs of narrow characters, single wide characters;
+    closing punctuation joined to the chunk before it, opening punctuation to the chunk after it."""
+    chunks: list[str] = []
+    for ch in text:
+        kind = "space" if ch.isspace() else ("wide" if display_width(ch) == 2 else "narrow")
+        last = chunks[-1] if chunks else ""
+        last_kind = "space" if last[-1:].isspace() else ("wide" if display_width(last[-1:]) == 2 else "narrow")
+        if chunks and (
+            (kind == last_kind and kind != "wide")
+            or (ch in _CLOSING and last_kind != "space")
+            or (last[-1] in _OPENING and kind != "space")
+        ):
+            chunks[-1] += ch
+        else:
+            chunks.append(ch)
+    return chunks
+
+
+def fill(text: str, width: int, initial_indent: str = "", subsequent_indent: str = "") -> str:
+    """Return `text` wrapped to lines of at most `width` display columns, like `textwrap.fill` (which counts
+    characters): text without a wide character is exactly textwrap.fill's; text with one may also break between two
+    CJK characters, never before closing punctuation or after opening punctuation. A chunk wider than a line is kept
+    whole."""
+    if display_width(text) == len(text):
+        import textwrap
+
+        return textwrap.fill(text, width, initial_indent=initial_indent, subsequent_indent=subsequent_indent)
+    lines: list[str] = []
+    line, indent, space = initial_indent, initial_indent, ""
+    for chunk in _chunks(" ".join(text.split())):
+        if chunk.isspace():
+            space = " "
+            continue
+        if line != indent and display_width(line + space + chunk) > width:
+            lines.append(line)
+            line, indent, space = subsequent_indent, subsequent_indent, ""
+        line += (space if line != indent else "") + chunk
+        space = ""
+    lines.append(line)
+    return "\n".join(lines)

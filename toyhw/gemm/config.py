@@ -16,6 +16,7 @@ import itertools
 import math
 
 from toyhw.gemm.gpu import GPU
+from toyhw.i18n import t
 
 FIELDS: dict[str, tuple[int, ...]] = {
     "block_m": (16, 32, 64, 128, 256),
@@ -100,6 +101,13 @@ def launch_problem(config: GemmConfig, gpu: GPU) -> str | None:
             "a 16x16 piece. Use fewer warps or a bigger block."
         )
     return None
+
+
+def shared_memory_line(config: GemmConfig, gpu: GPU) -> str:
+    """Return one line on `config`'s shared memory: its stages, its bytes, and whether it launches on `gpu` (else
+    the reason, worded like Triton's launch error)."""
+    verdict = launch_problem(config, gpu) or t("gemmview.launches")
+    return t("gemmview.smem_line", stages=config.num_stages, bytes=shared_memory_bytes(config), verdict=verdict)
 
 
 def problem_kind(reason: str | None) -> str | None:

@@ -45,6 +45,7 @@ from toyhw.gemm import config as gemm_config
 from toyhw.gemm.config import GemmConfig
 from toyhw.gemm.gpu import GPU
 from toyhw.gemm.shapes import Shape
+from toyhw.i18n import t
 
 L2_TO_SM_FACTOR = 4.0  # all SMs together load from L2 at 4x DRAM bandwidth (Triton's matmul_perf_model.py)
 GROUP_M = 8  # block rows that run side by side (the grouped ordering of Triton's matmul tutorial)
@@ -334,6 +335,20 @@ def gemm_time(config: GemmConfig, shape: Shape, gpu: GPU, kind: str = "waves", w
         dram_bytes=float(v["dram_bytes"][0]),
         efficiency=float(v["efficiency"][0]),
         schedule=kind,
+    )
+
+
+def schedules_line(config: GemmConfig, shape: Shape, gpu: GPU) -> str:
+    """Return one line comparing the two SCHEDULES of `config` on `shape`: its blocks, the time with waves (and how
+    many) and with stream-K (and its fix-up)."""
+    waves, stream = (gemm_time(config, shape, gpu, kind=kind) for kind in SCHEDULES)
+    return t(
+        "gemmview.schedules_line",
+        blocks=waves.blocks,
+        waves_us=waves.time_us,
+        waves=waves.waves,
+        stream_us=stream.time_us,
+        fixup_us=stream.reduction_us,
     )
 
 

@@ -1,7 +1,9 @@
 """What notebook 03 reports about the GEMM model: per-shape distance to roofline with its reasons, the best config per
 M and the oracle's headroom over the expert (vLLM's tuned configs are in toyhw.gemm.vllm).
 
-Every observation the notebook prints is computed here from the model's breakdown, never typed in.
+Every observation the notebook prints is computed here from the model's breakdown, never typed in, and worded by the
+catalogue (toyhw.i18n): the table cells' keys are their column heads in the reader's language, the bound and regime
+names are the table words of notebook 06's tables, config names and shape labels stay as they are.
 """
 
 from __future__ import annotations
@@ -12,11 +14,48 @@ from typing import Callable
 
 from toyhw.gemm import config as gemm_config, cost as gemm_cost, expert
 from toyhw.gemm.config import GemmConfig
+from toyhw.gemm.gpu import GPU
 from toyhw.gemm.shapes import Shape, regime
 from toyhw.gemm.time_table import TimeTable
+from toyhw.i18n import N_, t
+from toyhw.textwidth import column_width, pad
 
 FIXED_COST_SHARE = 0.15  # launch + pipeline fill above this share of the time is worth naming as a reason
 PADDING_SHARE = 0.25  # padding waste above this share of the tensor-core work is worth naming
+
+BOUNDS = {
+    "compute": N_("tables.bound.compute"),
+    "latency": N_("tables.bound.latency"),
+    "sm_load": N_("tables.bound.sm_load"),
+    "dram": N_("tables.bound.dram"),
+}
+"""The cost model's bound (`GemmCost.bound`) as a table words it (the English words are the bound names)."""
+
+REGIMES = {
+    "decode": N_("gemmview.regime.decode"),
+    "mid": N_("gemmview.regime.mid"),
+    "prefill": N_("gemmview.regime.prefill"),
+}
+"""The regimes (`shapes.regime`) as a sentence words them (the English words are the regime names)."""
+
+PROBLEM_KINDS = {
+    "shared memory": N_("gemmview.kind.shared_memory"),
+    "registers": N_("gemmview.kind.registers"),
+    "warp tiling": N_("gemmview.kind.warp_tiling"),
+    "other": N_("gemmview.kind.other"),
+}
+"""The kinds of launch problem (`gemm_config.problem_kind`) as a sentence words them (English: the kind itself)."""
+
+
+def bound_name(bound: str) -> str:
+    """Return a bound ("compute", "latency", "sm_load", "dram") in the reader's language (an unknown one as it is)."""
+    return t(BOUNDS[bound]) if bound in BOUNDS else bound
+
+
+def cannot_launch(config: GemmConfig, gpu: GPU) -> str:
+    """Return "cannot launch (<kind>)" for a config that cannot launch on `gpu`, in the reader's language."""
+    kind = gemm_config.problem_kind(gemm_config.launch_problem(config, gpu))
+    return t("gemmview.cannot_launch_kind", kind=t(PROBLEM_KINDS[kind]) if kind in PROBLEM_KINDS else kind)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,25 +93,33 @@ def distance_reasons(cost: gemm_cost.GemmCost, sms: int) -> str:
     reasons = []
     fixed = cost.fixed_us
     if fixed >= FIXED_COST_SHARE * cost.time_us:
-        reasons.append(f"launch+fill{'+reduce' if cost.reduction_us else ''} {fixed / cost.time_us:.0%} of time")
+        share = fixed / cost.time_us
+        reasons.append(
+            t("gemmview.reason.fixed_reduce", share=share)
+            if cost.reduction_us
+            else t("gemmview.reason.fixed", share=share)
+        )
     dram_bound = cost.bound == "dram"
     if dram_bound:
-        reasons.append(f"DRAM-bound ({cost.dram_us / cost.time_us:.0%} of time)")
+        reasons.append(t("gemmview.reason.dram", share=cost.dram_us / cost.time_us))
     if cost.blocks < sms and not dram_bound:
-        reasons.append(f"too few blocks ({cost.blocks} for {sms} SMs)")
+        reasons.append(t("gemmview.reason.few_blocks", blocks=cost.blocks, sms=sms))
     elif cost.blocks % sms and cost.waves <= 4 and not dram_bound:
-        reasons.append(f"wave tail ({cost.blocks} blocks = {cost.blocks / sms:.2f} waves)")
+        reasons.append(t("gemmview.reason.wave_tail", blocks=cost.blocks, waves=cost.blocks / sms))
     if cost.padding_waste >= PADDING_SHARE:
-        hidden = " (hidden: DRAM-bound)" if dram_bound else ""
-        reasons.append(f"padding {cost.padding_waste:.0%} of the math{hidden}")
-    return "; ".join(reasons)
+        reasons.append(
+            t("gemmview.reason.padding_hidden", share=cost.padding_waste)
+            if dram_bound
+            else t("gemmview.reason.padding", share=cost.padding_waste)
+        )
+    return t("gemmview.reason.separator").join(reasons)
 
 
 def shape_rows(table: TimeTable, shape_list: list[Shape]) -> list[ShapeRow]:
     """Return one ShapeRow per shape (in the given order)."""
     rows = []
     for shape in shape_list:
-        best, t = table.oracle(shape)
+        best, best_us = table.oracle(shape)
         cost = gemm_cost.gemm_time(best, shape, table.gpu)
         roof = table.roofline(shape)
         rows.append(
@@ -80,9 +127,9 @@ def shape_rows(table: TimeTable, shape_list: list[Shape]) -> list[ShapeRow]:
                 shape,
                 roof,
                 best,
-                t,
+                best_us,
                 table.time(expert.expert_config(shape), shape),
-                roof / t,
+                roof / best_us,
                 cost.bound,
                 distance_reasons(cost, table.gpu.sms),
             )
@@ -91,34 +138,67 @@ def shape_rows(table: TimeTable, shape_list: list[Shape]) -> list[ShapeRow]:
 
 
 def format_rows(rows: list[ShapeRow]) -> str:
-    """Return the rows as a fixed-width text table."""
+    """Return the rows as a fixed-width text table (padded by display width: a CJK character takes two columns)."""
+    shape_h, bound_h, config_h, why_h = (
+        t("gemmview.head.shape"),
+        t("gemmview.head.bound"),
+        t("gemmview.head.oracle_config"),
+        t("gemmview.head.why"),
+    )
+    close_h = t("gemmview.head.roof_oracle")
+    times = [t("gemm.roofline"), t("gemm.oracle"), t("gemm.expert")]
+    time_w = [column_width(9, [h]) for h in times]
+    close_w = column_width(12, [close_h])
+    bounds = [bound_name(r.bound) for r in rows]
+    bound_w = column_width(8, [bound_h, *bounds])
     lines = [
-        f"{'shape':<22}{'roofline':>9}{'oracle':>9}{'expert':>9}{'roof/oracle':>12}  {'bound':<8} oracle config"
-        f"{'':<13}why the oracle stays away",
-        f"{'':<22}{'us':>9}{'us':>9}{'us':>9}",
+        pad(shape_h, 22)
+        + "".join(pad(h, w, right=True) for h, w in zip(times, time_w))
+        + pad(close_h, close_w, right=True)
+        + f"  {pad(bound_h, bound_w)} {pad(config_h, 26)}{why_h}",
+        " " * 22 + "".join(pad("us", w, right=True) for w in time_w),
     ]
-    for r in rows:
+    for r, bound in zip(rows, bounds):
+        numbers = (f"{r.roofline_us:.1f}", f"{r.oracle_us:.1f}", f"{r.expert_us:.1f}")
         lines.append(
-            f"{r.shape.label():<22}{r.roofline_us:>9.1f}{r.oracle_us:>9.1f}{r.expert_us:>9.1f}"
-            f"{r.closeness:>12.0%}  {r.bound:<8} {r.oracle.short():<25} {r.reasons}"
+            pad(r.shape.label(), 22)
+            + "".join(pad(n, w, right=True) for n, w in zip(numbers, time_w))
+            + pad(f"{r.closeness:.0%}", close_w, right=True)
+            + f"  {pad(bound, bound_w)} {r.oracle.short():<25} {r.reasons}"
         )
     return "\n".join(lines)
 
 
 def row_cells(rows: list[ShapeRow]) -> list[dict[str, object]]:
     """Return the rows as table cells, one dict per shape (the notebook shows them as a DataFrame, whose HTML table
-    wraps the long reasons within the page instead of a fixed-width line a projector would wrap)."""
+    wraps the long reasons within the page instead of a fixed-width line a projector would wrap). The keys are the
+    column heads, in the reader's language."""
+    heads = [
+        t("gemmview.head.shape"),
+        t("gemmview.head.roofline_us"),
+        t("gemmview.head.oracle_us"),
+        t("gemmview.head.expert_us"),
+        t("gemmview.head.roof_oracle"),
+        t("gemmview.head.bound"),
+        t("gemmview.head.oracle_config"),
+        t("gemmview.head.why"),
+    ]
     return [
-        {
-            "shape": r.shape.label(),
-            "roofline us": round(r.roofline_us, 1),
-            "oracle us": round(r.oracle_us, 1),
-            "expert us": round(r.expert_us, 1),
-            "roof/oracle": f"{r.closeness:.0%}",
-            "bound": r.bound,
-            "oracle config": r.oracle.short(),
-            "why the oracle stays away": r.reasons,
-        }
+        dict(
+            zip(
+                heads,
+                (
+                    r.shape.label(),
+                    round(r.roofline_us, 1),
+                    round(r.oracle_us, 1),
+                    round(r.expert_us, 1),
+                    f"{r.closeness:.0%}",
+                    bound_name(r.bound),
+                    r.oracle.short(),
+                    r.reasons,
+                ),
+            )
+        )
         for r in rows
     ]
 
@@ -162,37 +242,30 @@ def best_configs(
 def expert_losses(table: TimeTable, shape_list: list[Shape], min_gain: float = 1.05) -> list[dict[str, object]]:
     """Return one row per shape where the oracle beats the expert by over `min_gain`, with the expert's problem.
 
-    Each row is a dict of table cells (shape, expert's config, its slowdown, the oracle's config, the problem).
+    Each row is a dict of table cells (shape, expert's config, its slowdown, the oracle's config, the problem), keyed
+    by the column heads in the reader's language.
     """
+    heads = [
+        t("gemmview.head.shape"),
+        t("gemmview.head.expert"),
+        t("gemmview.head.slowdown"),
+        t("gemmview.head.oracle"),
+        t("gemmview.head.problem"),
+    ]
     rows: list[dict[str, object]] = []
     for s in shape_list:
         config = expert.expert_config(s)
         t_exp, (best, t_best) = table.time(config, s), table.oracle(s)
         if not math.isfinite(t_exp):
-            rows.append(
-                {
-                    "shape": s.label(),
-                    "expert": config.short(),
-                    "slowdown": "-",
-                    "oracle": best.short(),
-                    "expert's problem": f"cannot launch: {gemm_config.launch_problem(config, table.gpu)}",
-                }
-            )
+            why = t("gemmview.loss.cannot_launch", reason=gemm_config.launch_problem(config, table.gpu))
+            rows.append(dict(zip(heads, (s.label(), config.short(), "-", best.short(), why))))
         elif t_exp > min_gain * t_best:
             cost = gemm_cost.gemm_time(config, s, table.gpu)
-            why = distance_reasons(cost, table.gpu.sms) or f"{cost.bound}-bound"
+            why = distance_reasons(cost, table.gpu.sms) or t("gemmview.loss.bound", bound=bound_name(cost.bound))
             best_bytes = gemm_cost.gemm_time(best, s, table.gpu).dram_bytes
             if cost.dram_bytes > 1.05 * best_bytes:
-                why = f"{cost.dram_bytes / best_bytes - 1:.0%} more DRAM traffic; " + why
-            rows.append(
-                {
-                    "shape": s.label(),
-                    "expert": config.short(),
-                    "slowdown": f"{t_exp / t_best:4.2f}x",
-                    "oracle": best.short(),
-                    "expert's problem": why,
-                }
-            )
+                why = t("gemmview.loss.traffic", extra=cost.dram_bytes / best_bytes - 1, reasons=why)
+            rows.append(dict(zip(heads, (s.label(), config.short(), f"{t_exp / t_best:4.2f}x", best.short(), why))))
     return rows
 
 
@@ -205,11 +278,11 @@ def neighbours(table: TimeTable, shape: Shape) -> list[str]:
             if value == getattr(best, field):
                 continue
             config = dataclasses.replace(best, **{field: value})
-            t = table.time(config, shape)
+            time = table.time(config, shape)
             verdict = (
-                f"{t / t_best:5.2f}x the oracle's time"
-                if math.isfinite(t)
-                else f"cannot launch ({gemm_config.problem_kind(gemm_config.launch_problem(config, table.gpu))})"
+                t("gemmview.neighbour.ratio", ratio=time / t_best)
+                if math.isfinite(time)
+                else cannot_launch(config, table.gpu)
             )
             lines.append(f"{field:>10} = {value:<4} {verdict}")
     return lines
@@ -222,16 +295,31 @@ def headline(table: TimeTable, shape_list: list[Shape], train: list[Shape], test
     log_total = sum(math.log(g) for g in gains.values())
     top5 = sum(math.log(g) for g, _ in big[:5])
     by_regime = closeness_by_regime(table, shape_list)
-    decode = {s.name: table.roofline(s) / table.oracle(s)[1] for s in shape_list if s.M == min(x.M for x in shape_list)}
+    decode_m = min(x.M for x in shape_list)
+    decode = {s.name: table.roofline(s) / table.oracle(s)[1] for s in shape_list if s.M == decode_m}
     far, near = min(decode, key=decode.get), max(decode, key=decode.get)
+    sep = t("list.separator")
     return [
-        f"oracle speedup over the expert: {oracle_speedup(shape_list, table):.3f}x on all {len(shape_list)} shapes "
-        f"(train {oracle_speedup(train, table):.3f}x, test {oracle_speedup(test, table):.3f}x)",
-        f"concentrated: {len(big)} of {len(shape_list)} shapes gain more than 5%; the top 5 ("
-        + ", ".join(f"{label} {g:.2f}x" for g, label in big[:5])
-        + f") carry {top5 / log_total:.0%} of the log-gain",
-        "oracle time as a share of the roofline (geometric mean): "
-        + ", ".join(f"{k} {v:.0%}" for k, v in by_regime.items()),
-        f"at M={min(x.M for x in shape_list)} the oracle gets {decode[far]:.0%} of the roofline on {far} and "
-        f"{decode[near]:.0%} on {near}",
+        t(
+            "gemmview.headline.speedup",
+            speedup=oracle_speedup(shape_list, table),
+            n=len(shape_list),
+            train=oracle_speedup(train, table),
+            test=oracle_speedup(test, table),
+        ),
+        t(
+            "gemmview.headline.concentrated",
+            big=len(big),
+            n=len(shape_list),
+            top=sep.join(f"{label} {g:.2f}x" for g, label in big[:5]),
+            share=top5 / log_total,
+        ),
+        t(
+            "gemmview.headline.closeness",
+            regimes=sep.join(
+                t("gemmview.headline.regime", regime=t(REGIMES[k]) if k in REGIMES else k, share=v)
+                for k, v in by_regime.items()
+            ),
+        ),
+        t("gemmview.headline.decode", M=decode_m, far=decode[far], far_layer=far, near=decode[near], near_layer=near),
     ]

@@ -27,6 +27,8 @@ from toyhw import data
 from toyhw.gemm import config as gemm_config, cost
 from toyhw.gemm.gpu import GPU, get_gpu
 from toyhw.gemm.shapes import Shape, regime
+from toyhw.i18n import N_, t
+from toyhw.textwidth import column_width, pad
 
 PER_CALL_OVERHEAD_US = 6.05  # fit: what CUDA events around one call add to the kernel (tools/calibrate_gemm.py)
 EAGER_FLOOR_US = 12.0  # fit: the host's cost of one eager torch.mm, the floor of back-to-back timing (one row: G033)
@@ -271,14 +273,81 @@ def as_timed(m: Measurement) -> dict[str, float]:
     return {timing: predict(dataclasses.replace(m, timing=timing)).model_us for timing in TIMINGS}
 
 
+ERROR_GROUPS = {
+    "all": N_("gemmview.errors.all"),
+    "regime": N_("gemmview.errors.regime"),
+    "gpu": N_("gemmview.errors.gpu"),
+    "timing": N_("gemmview.errors.timing"),
+}
+"""How `error_table` groups the rows ("by", and the group "all") as the table words it; the groups themselves (regime
+names, GPU keys, timing methods) are the data's own names."""
+
+
 def format_error_table(rows: list[dict]) -> str:
-    """Return `error_table` rows as a fixed-width text table (error in %, the worst row and its model / measured)."""
-    lines = [f"{'by':<8}{'group':<14}{'n':>4}{'error':>8}  worst row (model / measured)"]
-    for r in rows:
+    """Return `error_table` rows as a fixed-width text table (error in %, the worst row and its model / measured),
+    padded by display width (a CJK character takes two columns)."""
+    by_h, group_h, n_h, error_h = (
+        t("gemmview.errors.head.by"),
+        t("gemmview.errors.head.group"),
+        t("gemmview.errors.head.n"),
+        t("gemmview.errors.head.error"),
+    )
+    bys = [t(ERROR_GROUPS[r["by"]]) if r["by"] in ERROR_GROUPS else r["by"] for r in rows]
+    groups = [t(ERROR_GROUPS["all"]) if r["by"] == r["group"] == "all" else r["group"] for r in rows]
+    by_w, group_w = column_width(8, [by_h, *bys]), column_width(14, [group_h, *groups])
+    n_w, error_w = column_width(4, [n_h]), column_width(8, [error_h])
+    lines = [
+        pad(by_h, by_w)
+        + pad(group_h, group_w)
+        + pad(n_h, n_w, right=True)
+        + pad(error_h, error_w, right=True)
+        + "  "
+        + t("gemmview.errors.head.worst")
+    ]
+    for r, by, group in zip(rows, bys, groups):
         lines.append(
-            f"{r['by']:<8}{r['group']:<14}{r['n']:>4}{r['geomean_error']:>8.1%}  {r['worst']} ({r['worst_ratio']:.2f}x)"
+            pad(by, by_w)
+            + pad(group, group_w)
+            + pad(r["n"], n_w, right=True)
+            + pad(f"{r['geomean_error']:.1%}", error_w, right=True)
+            + f"  {r['worst']} ({r['worst_ratio']:.2f}x)"
         )
     return "\n".join(lines)
+
+
+def schedules_line(m: Measurement) -> str:
+    """Return one sentence on measurement `m`: its time, and the model's with waves only and with stream-K too."""
+    waves_only, either = predict(m, schedules=("waves",)), predict(m)
+    M, N, K = m.shape.M, m.shape.N, m.shape.K
+    return t(
+        "gemmview.schedules",
+        id=m.id,
+        size=f"{M}^3" if M == N == K else f"{M}x{N}x{K}",
+        measured=m.measured_us,
+        waves=waves_only.model_us,
+        either=either.model_us,
+        schedule=either.schedule,
+    )
+
+
+def check_lines(c: Check) -> str:
+    """Return two lines on one check: the measurement and the model's prediction, then the model's kernel."""
+    m = c.measurement
+    return "\n".join(
+        (
+            t(
+                "gemmview.check.line",
+                id=m.id,
+                gpu=m.gpu,
+                shape=f"{m.shape.M}x{m.shape.N}x{m.shape.K}",
+                timing=m.timing,
+                measured=m.measured_us,
+                model=c.model_us,
+                ratio=c.ratio,
+            ),
+            t("gemmview.check.kernel", config=c.config.short(), schedule=c.schedule),
+        )
+    )
 
 
 def calibration(gpu: GPU) -> dict[str, float]:
@@ -295,3 +364,19 @@ def calibration(gpu: GPU) -> dict[str, float]:
         "launch us": gpu.launch_s * 1e6,
         "best square GEMM": best_efficiency(gpu),
     }
+
+
+CALIBRATION_LABELS = {
+    "sustained share": N_("gemmview.calibration.sustained_share"),
+    "achievable share": N_("gemmview.calibration.achievable_share"),
+    "achievable TB/s": N_("gemmview.calibration.achievable_bandwidth"),
+    "loaded latency us": N_("gemmview.calibration.loaded_latency"),
+    "launch us": N_("gemmview.calibration.launch"),
+    "best square GEMM": N_("gemmview.calibration.best_square"),
+}
+"""The keys of `calibration` as a table labels them (English: the keys themselves)."""
+
+
+def calibration_cells(gpu: GPU) -> dict[str, float]:
+    """Return `calibration(gpu)` keyed by its labels in the reader's language (the notebook's table rows)."""
+    return {t(CALIBRATION_LABELS[key]): value for key, value in calibration(gpu).items()}

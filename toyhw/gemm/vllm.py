@@ -24,8 +24,11 @@ from typing import Sequence
 from toyhw import data
 from toyhw.gemm import cost as gemm_cost
 from toyhw.gemm.config import GemmConfig
+from toyhw.gemm.report import bound_name
 from toyhw.gemm.shapes import Shape
 from toyhw.gemm.time_table import TimeTable
+from toyhw.i18n import t
+from toyhw.textwidth import column_width, display_width, pad
 
 FILE_N = 3072
 """The file name's N: the per-expert intermediate size after tensor parallelism."""
@@ -123,16 +126,31 @@ def vllm_ranks(table: TimeTable, ms: Sequence[int] = DEFAULT_MS) -> list[VllmRan
 
 
 def format_vllm(ranks: list[VllmRank]) -> str:
-    """Return the vLLM comparison as a fixed-width text table."""
+    """Return the vLLM comparison as a fixed-width text table (padded by display width: a CJK character takes two
+    columns; M, GEMM names and configs are as they are)."""
+    key_h, config_h, time_h, rank_h = (
+        t("gemmview.vllm.key"),
+        t("gemmview.vllm.config"),
+        t("gemmview.vllm.model_us"),
+        t("gemmview.vllm.rank"),
+    )
+    top_h, vs_h, bound_h = t("gemmview.vllm.top"), t("gemmview.vllm.vs_best"), t("gemmview.vllm.bound")
+    key_w, time_w, rank_w = (max(least, display_width(h)) for least, h in ((4, key_h), (8, time_h), (11, rank_h)))
+    top_w, vs_w, config_w = max(5, display_width(top_h)), max(7, display_width(vs_h)), column_width(20, [config_h])
+    bounds = [bound_name(r.bound) for r in ranks]
+    bound_w = column_width(8, [bound_h, *bounds])
+    right = " ".join(pad(h, w, right=True) for h, w in ((rank_h, rank_w), (top_h, top_w), (vs_h, vs_w)))
     lines = [
-        f"{'M':>4} {'key':>4} {'GEMM':<8}{'vLLM config':<20}{'model us':>8} {'rank':>11} {'top %':>5}"
-        f" {'vs best':>7} {'bound':<8}model's best"
+        f"{'M':>4} {pad(key_h, key_w, right=True)} {'GEMM':<8}{pad(config_h, config_w)}"
+        f"{pad(time_h, time_w, right=True)} {right} {pad(bound_h, bound_w)}{t('gemmview.vllm.best')}"
     ]
-    for r in ranks:
+    for r, bound in zip(ranks, bounds):
+        rank = f"{r.rank:>4} / {r.n_launchable:<4}"
         lines.append(
-            f"{r.M:>4} {r.key:>4} {r.gemm:<8}{r.config.short():<20}{r.time_us:>8.1f} "
-            f"{r.rank:>4} / {r.n_launchable:<4} {r.top_share:>5.1%} {r.slowdown:>6.2f}x {r.bound:<8}"
-            f"{r.oracle.short()}"
+            f"{r.M:>4} {pad(r.key, key_w, right=True)} {r.gemm:<8}{pad(r.config.short(), config_w)}"
+            f"{pad(f'{r.time_us:.1f}', time_w, right=True)} {pad(rank, rank_w, right=True)}"
+            f" {pad(f'{r.top_share:.1%}', top_w, right=True)} {pad(f'{r.slowdown:.2f}x', vs_w, right=True)}"
+            f" {pad(bound, bound_w)}{r.oracle.short()}"
         )
     return "\n".join(lines)
 
