@@ -13,11 +13,13 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from toyhw.course.loop_tables import status_label
+from toyhw.evolve import variants
 from toyhw.evolve.experiments import ablations
 from toyhw.evolve.experiments.ablations import AblationStudy
 from toyhw.evolve.experiments.branch_check import BranchRow
 from toyhw.evolve.loop import LineageStep
-from toyhw.i18n import t
+from toyhw.i18n import N_, t
 
 
 def lecture_frame(study: AblationStudy) -> pd.DataFrame:
@@ -35,6 +37,27 @@ def lecture_frame(study: AblationStudy) -> pd.DataFrame:
     out[t("tables.lecture.rules")] = frame["rules"].map("{:.0f}".format)
     out.index.name = t("tables.variant")
     return out
+
+
+def variants_frame() -> pd.DataFrame:
+    """Return every variant (the lecture script's nine first) with what it changes and where it comes from: the
+    lecture script, or an analogue of one of AlphaEvolve's own ablations."""
+    return pd.DataFrame(
+        [(n, variants.summary(n), variants.origin(n)) for n in variants.available()],
+        columns=[t("tables.variant"), t("nb04.variants.what"), t("nb04.variants.from")],
+    ).set_index(t("tables.variant"))
+
+
+def static_check_line(result) -> str:
+    """Return the static check's answer for a program (`toyhw.evolve.source.static_check`'s (ok, problems)) as one
+    line."""
+    return t("nb04.static_check", result=result)
+
+
+def best_program_line(run) -> str:
+    """Return a run's best program's training score, held-out score and rule count as one line (`run`: what
+    `ablations.run_one` returns)."""
+    return t("nb04.best", final=run.final, test=run.test, rules=run.rules)
 
 
 def oracle_line(study: AblationStudy) -> str:
@@ -59,9 +82,19 @@ def spread_position(study: AblationStudy, name: str, reference: str = "full") ->
     return "below" if median < final.min() else "within"
 
 
+SPREAD_WORDS = {
+    "above": N_("nb04.spread.above"),
+    "below": N_("nb04.spread.below"),
+    "within": N_("nb04.spread.within"),
+}
+"""`spread_position`'s answer -> the words the observations use for it ("within full's seed spread")."""
+
+POSITIONS = {"above": N_("nb04.position.above"), "below": N_("nb04.position.below")}
+"""An outside median's `spread_position` -> its one word in the observations."""
+
+
 def _spread_words(study: AblationStudy, name: str, reference: str = "full") -> str:
-    position = spread_position(study, name, reference)
-    return f"within {reference}'s seed spread" if position == "within" else f"{position} {reference}'s seed spread"
+    return t(SPREAD_WORDS[spread_position(study, name, reference)], reference=reference)
 
 
 def ablation_observations(study: AblationStudy) -> list[str]:
@@ -71,65 +104,76 @@ def ablation_observations(study: AblationStudy) -> list[str]:
     notes = []
     order = sorted(med, key=med.get)
     notes.append(
-        f"Lowest at {study.budget} programs: {order[0]} ({med[order[0]]:.3f}, {share[order[0]]:.0%} of the "
-        f"headroom), then {order[1]} ({med[order[1]]:.3f}); highest: {order[-1]} ({med[order[-1]]:.3f}, "
-        f"{share[order[-1]]:.0%})."
+        t(
+            "nb04.obs.lowest",
+            budget=study.budget,
+            low=order[0],
+            low_value=med[order[0]],
+            low_share=share[order[0]],
+            second=order[1],
+            second_value=med[order[1]],
+            high=order[-1],
+            high_value=med[order[-1]],
+            high_share=share[order[-1]],
+        )
     )
+    sep = t("list.separator")
     if "full" in med:
         if "no_evolution" in med:
-            notes.append(
-                f"No evolution (every proposal edits the initial program) ends at {med['no_evolution']:.3f} "
-                f"against {med['full']:.3f} for the full method: one edit is one small step, and good "
-                "heuristics are built from many steps on top of each other."
-            )
+            notes.append(t("nb04.obs.no_evolution", no_evolution=med["no_evolution"], full=med["full"]))
         if "small_llm" in med:
             overlap = _final(study, "small_llm").max() >= _final(study, "full").min()
+            small = med["small_llm"]
             notes.append(
-                f"Small LLM (single-field edits): {med['small_llm']:.3f}, "
-                f"{'overlapping' if overlap else 'with no seed overlapping'} the full method's range. Good "
-                "configs often differ from the current one in several fields at once."
+                t("nb04.obs.small_llm", small=small) if overlap else t("nb04.obs.small_llm_apart", small=small)
             )
         feedback = [n for n in ("fb_roofline", "no_feedback", "fb_worst3") if n in med]
         if feedback:
             lo, hi = _final(study, "full").min(), _final(study, "full").max()
-            parts = [f"{n} {med[n]:.3f} ({_spread_words(study, n)})" for n in feedback]
+            parts = [t("nb04.obs.feedback_part", name=n, value=med[n], where=_spread_words(study, n)) for n in feedback]
             notes.append(
-                f"Feedback: full (weights on distance to the best seen) {med['full']:.3f}, its seed spread "
-                f"{lo:.3f}-{hi:.3f}; "
-                + "; ".join(parts)
-                + ". Only best-seen feedback comes with a config to adopt; notebook 06 shows where each key "
-                "points."
+                t("nb04.obs.feedback", full=med["full"], lo=lo, hi=hi, parts=t("nb04.obs.separator").join(parts))
             )
         plumbing = [n for n in ("no_borrow", "one_island", "no_cascade", "no_meta_prompt") if n in med]
         if plumbing:
             lo, hi = _final(study, "full").min(), _final(study, "full").max()
             inside = [n for n in plumbing if spread_position(study, n) == "within"]
             outside = [n for n in plumbing if n not in inside]
-            text = (
-                f"Medians within full's seed spread ({lo:.3f}-{hi:.3f}, its min-max over the seeds): "
-                f"{', '.join(inside) or 'none'}"
-            )
+            text = t("nb04.obs.plumbing", lo=lo, hi=hi, inside=sep.join(inside) or t("nb04.obs.none"))
 
             def overlap(n: str) -> str:
                 values = _final(study, n)
-                return "ranges overlap" if values.max() >= lo and values.min() <= hi else "no seed overlaps"
+                return t("nb04.obs.overlap") if values.max() >= lo and values.min() <= hi else t("nb04.obs.no_overlap")
 
             text += (
-                "; outside it: "
-                + ", ".join(f"{n} {med[n]:.3f} ({spread_position(study, n)}, {overlap(n)})" for n in outside)
-                + "."
+                t(
+                    "nb04.obs.outside",
+                    outside=sep.join(
+                        t(
+                            "nb04.obs.outside_part",
+                            name=n,
+                            value=med[n],
+                            position=t(POSITIONS[spread_position(study, n)]),
+                            overlap=overlap(n),
+                        )
+                        for n in outside
+                    ),
+                )
                 if outside
-                else "."
+                else t("nb04.obs.end")
             )
             if any(spread_position(study, n) == "above" for n in outside):
-                text += " A median above full's spread means the search did better without that part at this budget."
-            notes.append(text + " Parts within the spread are hard to tell apart from seed noise at this size.")
+                text += t("nb04.obs.above")
+            notes.append(text + t("nb04.obs.noise"))
         if "no_cascade" in med:
             runs = {n: float(np.median([r.kernel_runs for r in study.runs[n]])) for n in ("full", "no_cascade")}
             notes.append(
-                f"Runs with the cascade spent {1 - runs['full'] / runs['no_cascade']:.0%} fewer kernel runs than "
-                f"runs without it (medians {runs['full']:,.0f} against {runs['no_cascade']:,.0f}; different "
-                "runs, since the cascade changes which programs enter the database)."
+                t(
+                    "nb04.obs.cascade",
+                    fewer=1 - runs["full"] / runs["no_cascade"],
+                    full=runs["full"],
+                    no_cascade=runs["no_cascade"],
+                )
             )
     marks = [m for m in (100, study.budget) if m <= study.budget]
     if len(marks) == 2 and marks[0] < marks[1]:
@@ -137,18 +181,14 @@ def ablation_observations(study: AblationStudy) -> list[str]:
             max(study.median_at(n, m) for n in study.runs) - min(study.median_at(n, m) for n in study.runs)
             for m in marks
         ]
-        notes.append(
-            f"Gap between the best and worst median: {gaps[0]:.3f} after 100 programs, {gaps[1]:.3f} after "
-            f"{study.budget}"
-            + (" - compare search methods on curves, not at one budget." if gaps[1] > gaps[0] else ".")
-        )
+        values = {"first": marks[0], "early": gaps[0], "late": gaps[1], "budget": study.budget}
+        notes.append(t("nb04.obs.gap_grows", **values) if gaps[1] > gaps[0] else t("nb04.obs.gap", **values))
     test = {n: float(np.median([r.test for r in study.runs[n]])) for n in study.runs}
     best_test = max(test, key=test.get)
     notes.append(
-        f"On the held-out shapes the best median is {best_test} ({test[best_test]:.3f}; oracle "
-        f"{study.oracle_test:.3f})"
-        + (f"; full gets {test['full']:.3f}" if "full" in test else "")
-        + ". Rules fitted to training shapes do not all carry over to the other half."
+        t("nb04.obs.test", best=best_test, value=test[best_test], oracle=study.oracle_test)
+        + (t("nb04.obs.test_full", full=test["full"]) if "full" in test else "")
+        + t("nb04.obs.test_end")
     )
     return notes
 
@@ -206,6 +246,46 @@ def branches_observations(demo: dict[str, list[BranchRow]]) -> list[str]:
         ),
     ]
     return notes
+
+
+SHAPE_SETS = {"train": N_("nb07.set.train"), "test": N_("nb07.set.test"), "new": N_("nb07.set.new")}
+"""The shape sets a score is reported on (`ablations.context()`'s train, test and new) -> their labels."""
+
+
+def check_lines(unchecked, checked) -> str:
+    """Return what one program's evaluation did without and with the branch check, one line each (`unchecked`,
+    `checked`: the two evaluators' EvalResult for it)."""
+    return "\n".join(
+        (
+            t("nb07.without_check", status=status_label(unchecked.status), score=unchecked.score, runs=unchecked.runs),
+            t("nb07.with_check", status=status_label(checked.status), runs=checked.runs),
+        )
+    )
+
+
+def crash_line(crash, n_shapes: int) -> str:
+    """Return on how many of `n_shapes` new shapes a program fails to launch, with the first such shape and the line
+    that decides it (`crash`: `branch_check.crashes`'s list, not empty)."""
+    first = crash[0]
+    return t(
+        "nb07.crash",
+        crashes=len(crash),
+        n=n_shapes,
+        shape=first.shape.label(),
+        N=first.shape.N,
+        K=first.shape.K,
+        line=first.line,
+    )
+
+
+def unseen_line(score: float) -> str:
+    """Return the training score of a program with a latent bad branch, saying the evaluator never saw it."""
+    return t("nb07.unseen", score=score)
+
+
+def launch_score_line(shapes: str, score: float) -> str:
+    """Return a program's score on one shape set ("train", "test" or "new"), saying what a score of 0 means."""
+    return t("nb07.set_score", shapes=t(SHAPE_SETS[shapes]), score=score)
 
 
 def rank_frame(study: AblationStudy) -> pd.DataFrame:

@@ -8,6 +8,31 @@ import pandas as pd
 
 from toyhw.evolve.experiments import ablations
 from toyhw.evolve.llm import target_shares
+from toyhw.i18n import N_, t
+
+STATUS_LABELS = {
+    "ok": N_("loopview.status.ok"),
+    "bad branch": N_("loopview.status.bad_branch"),
+    "crash": N_("loopview.status.crash"),
+    "cascade": N_("loopview.status.cascade"),
+    "invalid": N_("loopview.status.invalid"),
+}
+"""The evaluator's verdict (a machine-readable status, the key of `EvolveResult.statuses`) -> its label in tables and
+sentences."""
+
+PROPOSAL_LABELS = {
+    "faster config known": N_("loopview.proposal.known"),
+    "adopted": N_("loopview.proposal.adopted"),
+    "fields changed": N_("loopview.proposal.fields"),
+    "can launch": N_("loopview.proposal.launch"),
+    "faster there": N_("loopview.proposal.faster"),
+}
+"""The columns of `proposal_frame` that `knowledge_frame` compares -> their labels."""
+
+
+def status_label(status: str) -> str:
+    """Return the label of an evaluator's verdict ("ok", "bad branch", "crash", "cascade", "invalid")."""
+    return t(STATUS_LABELS[status])
 
 
 def target_frame(feedback, top: int = 8) -> pd.DataFrame:
@@ -24,16 +49,16 @@ def target_frame(feedback, top: int = 8) -> pd.DataFrame:
     worst3[np.argsort(vs_best, kind="stable")[:3]] = 1 / 3
     frame = pd.DataFrame(
         {
-            "shape": [s.label() for s in feedback.shapes],
+            t("loopview.target.shape"): [s.label() for s in feedback.shapes],
             "vs_best": vs_best,
             "vs_roofline": vs_roofline,
-            "weighted vs_best": target_shares(vs_best),
-            "weighted vs_roofline": target_shares(vs_roofline),
-            "uniform": np.full(n, 1 / n),
-            "worst 3": worst3,
+            t("loopview.target.weighted_best"): target_shares(vs_best),
+            t("loopview.target.weighted_roofline"): target_shares(vs_roofline),
+            t("loopview.target.uniform"): np.full(n, 1 / n),
+            t("loopview.target.worst3"): worst3,
         }
-    ).set_index("shape")
-    return frame.sort_values("weighted vs_best", ascending=False, kind="stable").head(top).round(3)
+    ).set_index(t("loopview.target.shape"))
+    return frame.sort_values(t("loopview.target.weighted_best"), ascending=False, kind="stable").head(top).round(3)
 
 
 def proposal_frame(llm, parent, inspirations, feedback, evaluator, n: int = 2000, seed: int = 0) -> pd.DataFrame:
@@ -75,7 +100,10 @@ def proposal_frame(llm, parent, inspirations, feedback, evaluator, n: int = 2000
 
 def prompt_frame(views) -> pd.DataFrame:
     """Return, per prompt view (toyhw.course.prompt_view.PromptView), the characters of each part (0 when the
-    variant leaves it out), the total characters and estimated tokens, and what the mock did at that step."""
+    variant leaves it out), the total characters and estimated tokens, and what the mock did at that step.
+
+    The part columns are named by the prompt's part names (toyhw.evolve.bridge.prompt.PART_NAMES, the keys
+    `Prompt.part` takes, in every language); the other headers are the reader's language."""
     from toyhw.evolve.bridge.prompt import PART_NAMES
 
     rows = []
@@ -83,14 +111,14 @@ def prompt_frame(views) -> pd.DataFrame:
         parts = dict(view.prompt.parts)
         rows.append(
             {
-                "variant": view.variant,
-                **{name: len(parts.get(name, "")) for name in PART_NAMES},
-                "characters": view.chars,
-                "tokens (est.)": view.tokens,
-                "the mock's change": view.description,
+                t("tables.variant"): view.variant,
+                **{name: len(parts.get(name, "")) for name in PART_NAMES},  # the prompt's part names stay as keys
+                t("loopview.prompt.characters"): view.chars,
+                t("loopview.prompt.tokens"): view.tokens,
+                t("loopview.prompt.change"): view.description,
             }
         )
-    return pd.DataFrame(rows).set_index("variant")
+    return pd.DataFrame(rows).set_index(t("tables.variant"))
 
 
 def trace_frame(trace) -> pd.DataFrame:
@@ -121,3 +149,85 @@ def trace_frame(trace) -> pd.DataFrame:
         for s in trace.steps
     ]
     return pd.DataFrame(rows).set_index("step")
+
+
+def knowledge_frame(full: pd.DataFrame, small: pd.DataFrame) -> pd.DataFrame:
+    """Return the mean of each effect column of two `proposal_frame`s side by side: the full method's mock (kernel
+    knowledge) and small_llm's (single-field edits), one row per effect (faster config known, adopted, fields
+    changed, can launch, faster there)."""
+    columns = list(PROPOSAL_LABELS)
+    frame = pd.DataFrame(
+        {t("loopview.knowledge.full"): full[columns].mean(), t("loopview.knowledge.small"): small[columns].mean()}
+    )
+    return frame.rename(index={c: t(PROPOSAL_LABELS[c]) for c in columns})
+
+
+def operator_frame(steps: pd.DataFrame) -> pd.DataFrame:
+    """Return, per edit kind of a `trace_frame`, how many of its proposals ended with each status, and the share
+    whose child beat its parent (to 3 decimals)."""
+    kinds = pd.crosstab(steps["operator"], steps["status"])
+    kinds["beat its parent"] = steps.groupby("operator")["beat its parent"].mean().round(3)
+    kinds = kinds.rename(columns={**{k: status_label(k) for k in STATUS_LABELS}, "beat its parent": t("loopview.beat")})
+    kinds.columns.name, kinds.index.name = t("loopview.head.status"), t("loopview.head.operator")
+    return kinds
+
+
+def parts_frame(view) -> pd.DataFrame:
+    """Return the characters and estimated tokens of each part of a prompt view's prompt (toyhw.course.prompt_view),
+    indexed by the part's name (toyhw.evolve.bridge.prompt.estimate_tokens counts the tokens)."""
+    from toyhw.evolve.bridge.prompt import estimate_tokens
+
+    return pd.DataFrame(
+        [(name, len(text), estimate_tokens(text)) for name, text in view.prompt.parts],
+        columns=[t("loopview.prompt.part"), t("loopview.prompt.characters"), t("loopview.prompt.tokens")],
+    ).set_index(t("loopview.prompt.part"))
+
+
+def entry_line(entry) -> str:
+    """Return a database entry's id and training score as one line."""
+    return t("nb05.entry", id=entry.id, score=entry.score)
+
+
+def at_best_line(stuck) -> str:
+    """Return how many training shapes are at vs_best = 1 (`stuck`: one bool per shape)."""
+    return t("nb05.at_best", stuck=int(np.sum(stuck)), n=len(stuck))
+
+
+def at_best_share_line(stuck, weights) -> str:
+    """Return the share of the target draws that the shapes at vs_best = 1 get (`weights`: each shape's weight)."""
+    weights = np.asarray(weights, dtype=float)
+    return t("nb05.at_best_share", stuck=int(np.sum(stuck)), share=weights[stuck].sum() / weights.sum())
+
+
+def adopted_line(proposals: pd.DataFrame, could: pd.DataFrame) -> str:
+    """Return the share of `proposals` (a `proposal_frame`) that adopted the best config seen, and the share of
+    `could` (its rows that could adopt one)."""
+    return t("nb05.adopted", share=proposals["adopted"].mean(), could_share=could["adopted"].mean(), could=len(could))
+
+
+def cascade_line(step) -> str:
+    """Return a traced proposal's stage-1 score, the bar it faced, its status and its kernel runs
+    (toyhw.course.proposal_trace.Proposed)."""
+    return t(
+        "nb05.cascade",
+        step=step.step,
+        stage1=step.stage1,
+        bar=step.bar,
+        status=status_label(step.status),
+        runs=step.runs,
+    )
+
+
+def kernel_runs_line(spent: int, saved: int) -> str:
+    """Return the kernel runs a run spent and those its cascade saved."""
+    return t("nb05.kernel_runs", spent=spent, saved=saved)
+
+
+def prompt_size_line(view) -> str:
+    """Return a prompt view's characters and estimated tokens as one line."""
+    return t("nb05.prompt_size", chars=view.chars, tokens=view.tokens)
+
+
+def child_line(view) -> str:
+    """Return a prompt view's parent and child scores and the edit kind as one line."""
+    return t("nb05.child", parent=view.parent_score, child=view.child_score, operator=view.operator)

@@ -92,3 +92,13 @@ def parallel_note(points: Sequence[CostPoint]) -> str:
     else:
         verdict = t("scaling.paid_off", n=best.x)
     return t("scaling.note", parts=t("scaling.separator").join(parts), verdict=verdict)
+
+
+def budget_line(point: CostPoint) -> str:
+    """Return one point of `budget_costs` as a line: the budget, its kernel runs and the runs per proposed program."""
+    return t("nb08.budget", budget=point.x, runs=point.kernel_runs, per=point.kernel_runs / point.x)
+
+
+def worker_line(point: CostPoint) -> str:
+    """Return one point of `worker_costs` as a line: the worker processes, the wall time, the runs and kernel runs."""
+    return t("nb08.workers", workers=point.x, seconds=point.seconds, runs=point.runs, kernel_runs=point.kernel_runs)

@@ -13,6 +13,7 @@ from typing import Sequence
 from toyhw.checks import check_list
 from toyhw.evolve.config import DEFAULT, EvolveConfig
 from toyhw.evolve.llm import MockLLM
+from toyhw.i18n import N_, t
 from toyhw.strategies import Registry
 
 
@@ -22,7 +23,7 @@ class Variant:
 
     Attributes:
         name: registry key.
-        summary: one line for tables and dropdowns.
+        summary: one line for tables and dropdowns, in English (`summary(name)` gives it in the reader's language).
         llm: the variant's proposal step; config: its loop settings (both passed to toyhw.evolve.loop.evolve).
         lecture_variant: True for the lecture script's nine (the default set of `python -m toyhw ablations`).
     """
@@ -89,6 +90,33 @@ def get(name: str) -> Variant:
 def available() -> list[str]:
     """Return every variant name (the lecture script's nine first)."""
     return VARIANTS.available()
+
+
+SUMMARIES = {
+    "full": N_("variant.full"),
+    "fb_roofline": N_("variant.fb_roofline"),
+    "fb_worst3": N_("variant.fb_worst3"),
+    "no_feedback": N_("variant.no_feedback"),
+    "small_llm": N_("variant.small_llm"),
+    "no_evolution": N_("variant.no_evolution"),
+    "no_borrow": N_("variant.no_borrow"),
+    "one_island": N_("variant.one_island"),
+    "no_cascade": N_("variant.no_cascade"),
+    "no_full_file": N_("variant.no_full_file"),
+    "no_meta_prompt": N_("variant.no_meta_prompt"),
+}
+"""Variant name -> the catalogue id of its summary (the English catalogue holds each `Variant.summary` as it is)."""
+
+
+def summary(name: str) -> str:
+    """Return the summary of the variant called `name` in the reader's language (KeyError lists the known names)."""
+    get(name)
+    return t(SUMMARIES[name])
+
+
+def origin(name: str) -> str:
+    """Return where the variant called `name` comes from, for tables: the lecture script, or an AlphaEvolve analogue."""
+    return t("variant.lecture") if get(name).lecture_variant else t("variant.analogue")
 
 
 def check_variants(name: str, variants: Sequence[str]) -> tuple[str, ...]:
