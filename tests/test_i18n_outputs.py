@@ -8,7 +8,6 @@ names (the keys `Prompt.part` takes), Triton-like launch messages, variant, mode
 import re
 import types
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -19,8 +18,7 @@ from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.experiments import ablations
 from toyhw.evolve.llm import MockLLM
 from toyhw.evolve.loop import evolve
-from toyhw.gemm import report, shapes, validate, vllm
-from toyhw.gemm.time_table import shared_table
+from toyhw.gemm import shapes
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 WORD = r"[A-Za-z][A-Za-z'\-]*"
@@ -258,66 +256,3 @@ def test_notebook_08_lines():
     with i18n.using("zh"):
         _check_text(scaling.budget_line(point))
         _check_text(scaling.worker_line(point))
-
-
-# notebook 03
-
-
-@pytest.fixture(scope="module")
-def table():
-    return shared_table("H100")
-
-
-def test_notebook_03_tables_in_chinese(table):
-    all_shapes = shapes.all_shapes()
-    train, test = shapes.split_shapes(all_shapes)
-    some = [s for s in all_shapes if s.M in (1, 16, 2048)]
-    with i18n.using("zh"):
-        rows = pd.DataFrame(report.row_cells(report.shape_rows(table, some)))
-        losses = pd.DataFrame(report.expert_losses(table, all_shapes))
-        neighbours = report.neighbours(table, shapes.layer_shape("8B gate_up", 2048))
-        headline = report.headline(table, all_shapes, train, test)
-        errors = validate.format_error_table(validate.error_table(validate.checks()))
-        ranks = vllm.format_vllm(vllm.vllm_ranks(table))
-        calibration = validate.calibration_frame(("H100", "A100"))
-    _check_labels(_headers(rows))
-    _check_labels(_headers(losses))
-    for why in [*rows.iloc[:, -1], *losses.iloc[:, -1]]:
-        if why:
-            _check_text(why)
-    for bound in set(rows.iloc[:, 5]):
-        _check_text(bound)
-    for line in neighbours + headline:
-        _check_text(line)
-    _check_labels(re.split(r"\s{2,}|(?<=[^\x00-\x7f]) ", errors.splitlines()[0].strip()))
-    _check_labels(re.split(r"\s{2,}|(?<=[^\x00-\x7f]) ", ranks.splitlines()[0].strip()))
-    _check_labels(list(calibration.index))
-    assert list(calibration.columns) == ["H100", "A100"]
-
-
-def test_notebook_03_text_tables_keep_their_columns_in_chinese(table):
-    """The fixed-width tables pad by display width: every row's later columns start where the header's do."""
-    from toyhw.textwidth import display_width
-
-    with i18n.using("zh"):
-        errors = validate.format_error_table(validate.error_table(validate.checks())).splitlines()
-        ranks = vllm.format_vllm(vllm.vllm_ranks(table)).splitlines()
-    head, rows = errors[0], errors[1:]
-    where = display_width(head[: head.index("n") + 1])  # the right edge of the n column
-    for row in rows:
-        number = re.search(r"\d+(?= +\d+\.\d%)", row)
-        assert display_width(row[: number.end()]) == where, row
-    head, rows = ranks[0], ranks[1:]
-    bound_at = display_width(head[: head.index("瓶颈")])
-    for row in rows:
-        x = row.index("x ") + 2
-        assert display_width(row[:x]) == bound_at, row
-
-
-def test_calibration_frame_is_the_notebooks_frame_in_english():
-    from toyhw.gemm import gpu
-
-    names = ("H100", "A100", "B200")
-    expected = pd.DataFrame({name: validate.calibration(gpu.get_gpu(name)) for name in names})
-    pd.testing.assert_frame_equal(validate.calibration_frame(names), expected)
-    assert np.isfinite(expected.to_numpy()).all()
