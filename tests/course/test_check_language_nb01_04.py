@@ -59,6 +59,12 @@ def english_left(reason: str) -> list[str]:
     return [m.group(0).strip() for m in ENGLISH_RUN.finditer(reason)]
 
 
+def test_english_left_finds_a_sentence_and_spares_identifiers_values_and_raised_texts():
+    assert english_left("任务 1：the eager writer's draws, with the tile made smaller")
+    assert not english_left("calm_config 抛出了 TypeError：<lambda>() takes 0 positional arguments but 1 was given")
+    assert not english_left("这个 dict 没有键 'correct after one fix'（需要 'failing', 'still failing'）")
+
+
 # ----- the answers: the solution files', the stub, and the wrong answers tests/course/test_checks_nb0K.py use
 
 
