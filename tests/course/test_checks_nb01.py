@@ -14,9 +14,10 @@ import pytest
 
 from exercise_cells import NOTEBOOKS, load_solution
 from toyhw import metrics
-from toyhw.course.check import Verdict
+from toyhw.course.check import WIDTH, Verdict
 from toyhw.course.checks import nb01 as checks
 from toyhw.kernels import failures, knobs, study
+from toyhw.textwidth import display_width
 
 SOLUTION = load_solution(NOTEBOOKS / "01_one_shot_kernels.ipynb")
 
@@ -31,13 +32,13 @@ def _raises(*args, **kwargs):
 
 def _assert_fails(verdict: Verdict, *words: str) -> None:
     assert isinstance(verdict, Verdict) and not verdict.ok, verdict
-    assert str(verdict).startswith("✗ ") and "\n" not in str(verdict) and len(str(verdict)) <= checks.WIDTH, verdict
+    assert str(verdict).startswith("✗ ") and "\n" not in str(verdict) and display_width(str(verdict)) <= WIDTH, verdict
     assert all(w in verdict.reason for w in words), verdict
 
 
 def _assert_passes(verdict: Verdict) -> None:
     assert isinstance(verdict, Verdict) and verdict.ok, verdict
-    assert str(verdict).startswith("✓ ") and len(str(verdict)) <= checks.WIDTH, verdict
+    assert str(verdict).startswith("✓ ") and display_width(str(verdict)) <= WIDTH, verdict
 
 
 # ----- Exercise 1

@@ -9,28 +9,32 @@ rule only (`failures.broken_rules`), so the check counts broken rules instead of
 from __future__ import annotations
 
 import copy
-import functools
 import math
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from toyhw import metrics
-from toyhw.course.check import Verdict, attempt, failed, passed
+from toyhw.course.check import Verdict, attempt, failed, on_one_line, passed
+from toyhw.i18n import N_, t
 from toyhw.kernels import failures, knobs, optimize, study
 from toyhw.kernels.knobs import KernelConfig
 
 TOLERANCE = 1e-9
 """How far a share may be from the pack's own value: float rounding only (both are ratios of the same counts)."""
 
-WIDTH = 110
-"""The widest a verdict's line may be: what a projected notebook shows without wrapping."""
-
 EAGER_TILE, CALM_TILE = 64, 32
 """Exercise 2: the tile the eager writer favours, and the one the calm writer uses instead."""
 
 FIX_KEYS = ("failing", "correct after one fix", "still failing")
-"""Exercise 3: the keys of the dict `one_explained_fix` returns."""
+"""Exercise 3: the keys of the dict `one_explained_fix` returns (the student's keys: the same in every language)."""
+
+OUTCOMES = {
+    "compile errors": N_("check.nb01.outcome.compile_errors"),
+    "wrong": N_("check.nb01.outcome.wrong"),
+    "correct": N_("check.nb01.outcome.correct"),
+}
+"""Exercise 2: the outcome shares its pass compares, by `_outcome`'s key, as the verdict names them."""
 
 
 def writer_report(
@@ -51,19 +55,12 @@ def writer_report(
     return study.OneShotReport(task_seed, tuple(kernels))
 
 
-def _fit(verdict: Verdict) -> Verdict:
-    """Return `verdict` on one projector line (WIDTH columns): a student's exception message may be long or span lines."""
-    reason = " ".join(verdict.reason.split())
-    if len(reason) + 2 > WIDTH:
-        reason = reason[: WIDTH - 3] + "…"
-    return verdict if reason == verdict.reason else Verdict(verdict.ok, reason)
-
-
 def _share_cases() -> list[tuple[str, Sequence[float]]]:
+    """Exercise 1's inputs, each with the name its verdict gives it."""
     return [
-        ("the one-shot speedups", study.one_shot().speedups()),
+        (t("check.nb01.case.one_shot"), study.one_shot().speedups()),
         ("[0.0, 1.0, 1.2, 2.5]", [0.0, 1.0, 1.2, 2.5]),
-        ("[0.0, 0.0] (no correct kernel)", [0.0, 0.0]),
+        (t("check.nb01.case.no_correct"), [0.0, 0.0]),
     ]
 
 
@@ -78,17 +75,7 @@ def _as_number(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _one_line(check: Callable[..., Verdict]) -> Callable[..., Verdict]:
-    """Return `check` with its verdict cut to one projector line (`_fit`)."""
-
-    @functools.wraps(check)
-    def fitted(*args: Any) -> Verdict:
-        return _fit(check(*args))
-
-    return fitted
-
-
-@_one_line
+@on_one_line
 def exercise_1(correct_and_faster_share: Callable[..., Any]) -> Verdict:
     """Whether `correct_and_faster_share(speedups, p)` is fast_p / fast_0 (0.0 without a correct kernel), for several p.
 
@@ -100,17 +87,17 @@ def exercise_1(correct_and_faster_share: Callable[..., Any]) -> Verdict:
             correct = metrics.fast_p(speedups, 0.0)
             want = metrics.fast_p(speedups, p) / correct if correct else 0.0
             given = copy.copy(speedups)  # the student's function may change what it is given
-            value, error = attempt("the function", lambda: correct_and_faster_share(given, p))
+            value, error = attempt(t("check.nb01.the_function"), lambda: correct_and_faster_share(given, p))
             if error is not None:  # a failed Verdict is falsy
                 return error
             got = _as_number(value)
             if got is None:
-                return failed(f"correct_and_faster_share returned {value!r:.30}, not a number (a share from 0 to 1)")
+                return failed(t("check.nb01.exercise_1.not_a_number", value=f"{value!r:.30}"))
             if not math.isclose(got, want, rel_tol=0.0, abs_tol=TOLERANCE):
-                return failed(f"for {label} at p = {p:g} it gives {got:.3f}, but fast_p / fast_0 is {want:.3f}")
+                return failed(t("check.nb01.exercise_1.differs", case=label, p=p, got=got, want=want))
     lecture = study.one_shot().speedups()
     share = metrics.fast_p(lecture, 1.0) / metrics.fast_p(lecture, 0.0)
-    return passed(f"it is fast_p / fast_0: at p = 1, {share:.3f} of the correct one-shot kernels beat PyTorch")
+    return passed(t("check.nb01.exercise_1.passed", share=share))
 
 
 def _calm(config: KernelConfig) -> KernelConfig:
@@ -127,7 +114,7 @@ def _outcome(report: study.OneShotReport) -> dict[str, float]:
     }
 
 
-@_one_line
+@on_one_line
 def exercise_2(calm_config: Callable[[random.Random], Any]) -> Verdict:
     """Whether `calm_config(rng)` makes the eager writer's draws with tile 64 replaced by 32, on every lecture task.
 
@@ -140,21 +127,21 @@ def exercise_2(calm_config: Callable[[random.Random], Any]) -> Verdict:
         if error is not None:  # a failed Verdict is falsy
             return error
         if not isinstance(got, KernelConfig):
-            return failed(f"calm_config returned {type(got).__name__}, not a knobs.KernelConfig")
+            return failed(t("check.nb01.exercise_2.not_a_config", type=type(got).__name__))
         if got != want:
             knob = next(k for k in knobs.KNOBS if getattr(got, k) != getattr(want, k))
             return failed(
-                f"task {i}: its {knob} is {getattr(got, knob)}, expected {getattr(want, knob)} (the eager "
-                "writer's draws, with tile 64 made 32)"
+                t("check.nb01.exercise_2.knob", task=i, knob=knob, got=getattr(got, knob), want=getattr(want, knob))
             )
     calm, eager = _outcome(writer_report(calm_config)), _outcome(study.one_shot())
-    shown = ", ".join(
-        f"{name} {calm[name]:.0%} vs {eager[name]:.0%}" for name in ("compile errors", "wrong", "correct")
+    shown = t("list.separator").join(
+        t("check.nb01.exercise_2.share", outcome=t(OUTCOMES[name]), calm=calm[name], eager=eager[name])
+        for name in OUTCOMES
     )
-    return passed(f"calm vs eager: {shown}, fast_1 {calm['fast_1']:g} vs {eager['fast_1']:g}")
+    return passed(t("check.nb01.exercise_2.passed", shares=shown, calm=calm["fast_1"], eager=eager["fast_1"]))
 
 
-@_one_line
+@on_one_line
 def exercise_3(one_explained_fix: Callable[..., Any]) -> Verdict:
     """Whether `one_explained_fix(report)` counts the failing one-shot kernels that one explained fix makes correct.
 
@@ -166,25 +153,21 @@ def exercise_3(one_explained_fix: Callable[..., Any]) -> Verdict:
     if error is not None:  # a failed Verdict is falsy
         return error
     if not isinstance(value, dict):
-        return failed(f"one_explained_fix returned {type(value).__name__}, not a dict of three counts")
+        return failed(t("check.nb01.exercise_3.not_a_dict", type=type(value).__name__))
     missing = [key for key in FIX_KEYS if key not in value]
     if missing:
-        return failed(f"the dict has no key {missing[0]!r} (it needs {', '.join(map(repr, FIX_KEYS))})")
+        return failed(t("check.nb01.exercise_3.no_key", key=repr(missing[0]), keys=", ".join(map(repr, FIX_KEYS))))
     counts = {key: _as_number(value[key]) for key in FIX_KEYS}
     if any(c is None or c != int(c) for c in counts.values()):
-        return failed(f"the values must be whole counts of kernels, got {[value[k] for k in FIX_KEYS]!r:.60}")
+        return failed(t("check.nb01.exercise_3.not_whole", values=f"{[value[k] for k in FIX_KEYS]!r:.60}"))
     failing = [k for k in report.kernels if not k.feedback.ok]
     one_rule = sum(len(failures.broken_rules(k.task, k.config)) == 1 for k in failing)
     if counts["failing"] != len(failing):
-        return failed(f"'failing' is {counts['failing']:g}, but {len(failing)} one-shot kernels fail")
+        return failed(t("check.nb01.exercise_3.failing", got=counts["failing"], failing=len(failing)))
     if counts["correct after one fix"] + counts["still failing"] != counts["failing"]:
-        return failed("'correct after one fix' and 'still failing' do not add up to 'failing'")
+        return failed(t("check.nb01.exercise_3.no_sum"))
     if counts["correct after one fix"] != one_rule:
-        return failed(
-            f"'correct after one fix' is {counts['correct after one fix']:g}: run each fixed kernel "
-            "again and count the correct ones"
-        )
+        return failed(t("check.nb01.exercise_3.fixed", got=counts["correct after one fix"]))
     return passed(
-        f"one explained fix makes {one_rule} of the {len(failing)} failing kernels correct; "
-        f"{len(failing) - one_rule} still fail"
+        t("check.nb01.exercise_3.passed", fixed=one_rule, failing=len(failing), still=len(failing) - one_rule)
     )

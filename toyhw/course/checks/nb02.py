@@ -7,13 +7,13 @@ value of the wrong type gets a ✗ verdict naming the problem, never a traceback
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from toyhw import metrics
-from toyhw.course.check import Verdict, attempt, failed, passed
+from toyhw.course.check import Verdict, attempt, failed, on_one_line, passed
+from toyhw.i18n import t
 from toyhw.kernels import knobs, optimize, proposers, study
 from toyhw.kernels.knobs import KernelConfig
 
@@ -30,10 +30,6 @@ BAR = 1.5
 """Exercise 4's bar: the ceiling of Section 3."""
 
 
-WIDTH = 110
-"""A verdict is one line of at most this many columns (a projector wraps anything longer)."""
-
-
 def _attempt(what: str, work: Callable[[], Any]) -> tuple[Any, Verdict | None]:
     """`attempt`, seeing through the loop's ProposerError to the stub's NotImplementedError."""
 
@@ -48,20 +44,6 @@ def _attempt(what: str, work: Callable[[], Any]) -> tuple[Any, Verdict | None]:
     return attempt(what, unwrapped)
 
 
-def _one_line(check: Callable[..., Verdict]) -> Callable[..., Verdict]:
-    """Return `check` with its verdict cut to one line of WIDTH columns (a student's repr can be long)."""
-
-    @functools.wraps(check)
-    def fitted(*args: Any) -> Verdict:
-        verdict = check(*args)
-        reason = " ".join(verdict.reason.split())
-        if len(str(Verdict(verdict.ok, reason))) > WIDTH:
-            reason = reason[: WIDTH - 3] + "…"
-        return Verdict(verdict.ok, reason)
-
-    return fitted
-
-
 def _tasks() -> list:
     return list(study.tasks(SEED, N_TASKS))
 
@@ -69,7 +51,7 @@ def _tasks() -> list:
 def _not_callable(name: str, value: Any) -> Verdict | None:
     if callable(value):
         return None
-    return failed(f"{name} is {type(value).__name__}, not a function (feedback, config, rng) -> config.")
+    return failed(t("check.nb02.not_a_function", name=name, type=type(value).__name__))
 
 
 def _fast(what: str, proposer: Callable, rounds: int) -> tuple[dict[float, float] | None, Verdict | None]:
@@ -85,11 +67,10 @@ def _builtins(rounds: int) -> dict[str, dict[float, float]]:
     return {mode: table[mode][rounds] for mode in MODES}
 
 
-@_one_line
+@on_one_line
 def exercise_1(my_proposer: Callable) -> Verdict:
     """Whether `my_proposer` beats every built-in mode after 10 rounds, at fast_1 and at fast_1.5."""
-    bad = _not_callable("my_proposer", my_proposer)
-    if bad:
+    if (bad := _not_callable("my_proposer", my_proposer)) is not None:  # a failed Verdict is falsy
         return bad
     mine, error = _fast("my_proposer", my_proposer, RACE_ROUNDS)
     if error is not None:
@@ -100,16 +81,15 @@ def exercise_1(my_proposer: Callable) -> Verdict:
     for p in PS:
         best = max(MODES, key=lambda m: builtins[m][p])
         if mine[p] <= builtins[best][p]:
-            behind.append(f"fast_{p:g} = {mine[p]:.3f}, not above {best}'s {builtins[best][p]:.3f}")
+            behind.append(t("check.nb02.exercise_1.behind_at", p=p, mine=mine[p], best=best, theirs=builtins[best][p]))
     if behind:
-        return failed(f"after {RACE_ROUNDS} rounds: " + "; ".join(behind) + ".")
-    return passed(
-        f"after {RACE_ROUNDS} rounds fast_1 = {mine[1.0]:.3f} and fast_1.5 = {mine[1.5]:.3f}: "
-        "ahead of every built-in mode."
-    )
+        return failed(
+            t("check.nb02.exercise_1.behind", rounds=RACE_ROUNDS, behind=t("check.nb02.separator").join(behind))
+        )
+    return passed(t("check.nb02.exercise_1.passed", rounds=RACE_ROUNDS, fast_1=mine[1.0], fast_1_5=mine[1.5]))
 
 
-@_one_line
+@on_one_line
 def exercise_2(adviser: Callable) -> Verdict:
     """Whether `adviser(q)` is `explain` at q = 0, `suggest` at q = 1, and keeps fast_1.5 within 0.015 at q = 0.5.
 
@@ -130,10 +110,7 @@ def exercise_2(adviser: Callable) -> Verdict:
             if error is not None:
                 return error
             if mine != optimize.speedups_after(tasks, rounds, mode):
-                return failed(
-                    f"adviser({q:g}) is not exactly `{mode}` after {rounds} rounds (draw no random "
-                    f"number when q is {q:g})."
-                )
+                return failed(t("check.nb02.exercise_2.not_exact", q=q, mode=mode, rounds=rounds))
     middle, error = _attempt(f"adviser({SWEEP_Q:g})", lambda: adviser(SWEEP_Q))
     if error is not None:
         return error
@@ -146,12 +123,18 @@ def exercise_2(adviser: Callable) -> Verdict:
     explain = metrics.fast_p(optimize.speedups_after(tasks, SWEEP_ROUNDS, "explain"), SWEEP_P)
     if abs(value - explain) > SWEEP_TOLERANCE + 1e-12:
         return failed(
-            f"adviser({SWEEP_Q:g}) reaches fast_{SWEEP_P:g} = {value:.3f} after {SWEEP_ROUNDS} rounds, more "
-            f"than {SWEEP_TOLERANCE} from explain's {explain:.3f}."
+            t(
+                "check.nb02.exercise_2.too_far",
+                q=SWEEP_Q,
+                p=SWEEP_P,
+                value=value,
+                rounds=SWEEP_ROUNDS,
+                tolerance=SWEEP_TOLERANCE,
+                explain=explain,
+            )
         )
     return passed(
-        f"q = 0 is explain, q = 1 is suggest, and q = {SWEEP_Q:g} reaches fast_{SWEEP_P:g} = {value:.3f} "
-        f"after {SWEEP_ROUNDS} rounds (explain {explain:.3f})."
+        t("check.nb02.exercise_2.passed", q=SWEEP_Q, p=SWEEP_P, value=value, rounds=SWEEP_ROUNDS, explain=explain)
     )
 
 
@@ -164,15 +147,15 @@ def _probes() -> Iterable[tuple[int, knobs.RunFeedback, KernelConfig]]:
 def _differences(mine: Any, want: KernelConfig) -> str:
     """Say how `mine` differs from `want`, knob by knob (or what it is, if it is no config)."""
     if not isinstance(mine, KernelConfig):
-        return f"{type(mine).__name__}, not a KernelConfig"
-    return ", ".join(
-        f"{knob}={getattr(mine, knob)} (expected {getattr(want, knob)})"
+        return t("check.nb02.exercise_3.not_a_config", type=type(mine).__name__)
+    return t("list.separator").join(
+        t("check.nb02.exercise_3.knob", knob=knob, got=getattr(mine, knob), want=getattr(want, knob))
         for knob in knobs.KNOBS
         if getattr(mine, knob) != getattr(want, knob)
     )
 
 
-@_one_line
+@on_one_line
 def exercise_3(vec_one_proposer: Callable) -> Verdict:
     """Whether `vec_one_proposer` repairs a vector-width error with vec = 1 and otherwise acts exactly as `explain`.
 
@@ -186,26 +169,24 @@ def exercise_3(vec_one_proposer: Callable) -> Verdict:
         if error is not None:
             return error
         if feedback.cause == "vector_width_indivisible":
-            want, rule = config.replace(vec=1), "a vector-width error, to repair with vec = 1"
+            want, rule = config.replace(vec=1), t("check.nb02.exercise_3.vector_width")
         else:
-            want, rule = proposers.explain(feedback, config, random.Random(i)), f"{feedback.status}, explain's step"
+            want = proposers.explain(feedback, config, random.Random(i))
+            rule = t("check.nb02.exercise_3.explains_step", status=feedback.status)
         if mine != want:
-            return failed(f"one-shot kernel {i} ({rule}): it returns {_differences(mine, want)}.")
+            return failed(t("check.nb02.exercise_3.differs", kernel=i, rule=rule, differences=_differences(mine, want)))
     early, error = _fast("vec_one_proposer", vec_one_proposer, EARLY)
     if error is not None:
         return error
     assert early is not None
-    return passed(
-        f"vec = 1 for a vector-width error, else explain: after {EARLY} rounds fast_1 = {early[1.0]:.3f}, "
-        f"fast_1.5 = {early[1.5]:.3f}."
-    )
+    return passed(t("check.nb02.exercise_3.passed", rounds=EARLY, fast_1=early[1.0], fast_1_5=early[1.5]))
 
 
 def _widest_vec(n: int) -> int:
     return max(v for v in knobs.KNOBS["vec"] if n % v == 0)
 
 
-@_one_line
+@on_one_line
 def exercise_4(hopeless: Any) -> Verdict:
     """Whether `hopeless` is the set of (fusable, widest legal vector width) groups in which no task clears 1.5×.
 
@@ -220,25 +201,25 @@ def exercise_4(hopeless: Any) -> Verdict:
     try:
         given = {(bool(f), int(w)) for f, w in hopeless}
     except (TypeError, ValueError):
-        return failed(f"hopeless is {hopeless!r}: give a set of (fusable, widest vec) pairs, e.g. {{(True, 4)}}.")
+        return failed(t("check.nb02.exercise_4.not_pairs", value=repr(hopeless)))
     unknown = given - clears.keys()
     if unknown:
-        return failed(f"no task has (fusable, widest vec) = {sorted(unknown)[0]}; the groups are {sorted(clears)}.")
+        return failed(t("check.nb02.exercise_4.no_group", group=sorted(unknown)[0], groups=sorted(clears)))
     if given - truth:
         key = sorted(given - truth)[0]
         n_clear = sum(
             1
-            for i, t in enumerate(study.tasks(SEED, N_TASKS))
-            if (bool(t.fusable), _widest_vec(t.n)) == key and best[i] > BAR
+            for i, task in enumerate(study.tasks(SEED, N_TASKS))
+            if (bool(task.fusable), _widest_vec(task.n)) == key and best[i] > BAR
         )
-        return failed(f"in the group {key} {n_clear} task(s) can clear {BAR:g}×.")
+        return failed(t("check.nb02.exercise_4.clears", group=key, tasks=n_clear, bar=BAR))
     if truth - given:
-        return failed(f"{len(truth - given)} group(s) where no task clears {BAR:g}× are missing.")
-    n_tasks = sum(1 for t in study.tasks(SEED, N_TASKS) if (bool(t.fusable), _widest_vec(t.n)) in truth)
-    return passed(f"no task in {sorted(truth)} ({n_tasks} tasks) can clear {BAR:g}×, whatever the config.")
+        return failed(t("check.nb02.exercise_4.missing", groups=len(truth - given), bar=BAR))
+    n_tasks = sum(1 for task in study.tasks(SEED, N_TASKS) if (bool(task.fusable), _widest_vec(task.n)) in truth)
+    return passed(t("check.nb02.exercise_4.passed", groups=sorted(truth), tasks=n_tasks, bar=BAR))
 
 
-@_one_line
+@on_one_line
 def exercise_5(misreading_explain: Callable) -> Verdict:
     """Whether `misreading_explain`, raced for 10 rounds, lands below `explain` and above `scalar` and `resample`.
 
@@ -259,9 +240,9 @@ def exercise_5(misreading_explain: Callable) -> Verdict:
         else:
             differ += 1
     if not differ:
-        return failed("on notebook 01's failing kernels it always repairs like explain: it misreads no error.")
+        return failed(t("check.nb02.exercise_5.misreads_none"))
     if not same:
-        return failed("on notebook 01's failing kernels it never repairs like explain: it reads no error.")
+        return failed(t("check.nb02.exercise_5.reads_none"))
     mine, error = _fast("misreading_explain", misreading_explain, RACE_ROUNDS)
     if error is not None:
         return error
@@ -271,10 +252,13 @@ def exercise_5(misreading_explain: Callable) -> Verdict:
         low = max(builtins["scalar"][p], builtins["resample"][p])
         if not low < mine[p] < builtins["explain"][p]:
             return failed(
-                f"after {RACE_ROUNDS} rounds fast_{p:g} = {mine[p]:.3f}, not between scalar/resample's "
-                f"{low:.3f} and explain's {builtins['explain'][p]:.3f}."
+                t(
+                    "check.nb02.exercise_5.not_between",
+                    rounds=RACE_ROUNDS,
+                    p=p,
+                    mine=mine[p],
+                    low=low,
+                    high=builtins["explain"][p],
+                )
             )
-    return passed(
-        f"after {RACE_ROUNDS} rounds fast_1 = {mine[1.0]:.3f}, fast_1.5 = {mine[1.5]:.3f}: below explain, "
-        "above scalar and resample."
-    )
+    return passed(t("check.nb02.exercise_5.passed", rounds=RACE_ROUNDS, fast_1=mine[1.0], fast_1_5=mine[1.5]))

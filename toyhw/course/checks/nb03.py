@@ -15,11 +15,12 @@ import reprlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toyhw.course.check import Verdict, attempt, failed, passed
+from toyhw.course.check import Verdict, attempt, failed, on_one_line, passed
 from toyhw.gemm import expert, report, shapes, validate, vllm
 from toyhw.gemm.config import GemmConfig
 from toyhw.gemm.gpu import get_gpu
 from toyhw.gemm.time_table import TimeTable, shared_table
+from toyhw.i18n import N_, t
 
 RULE_CONFIGS = 8  # four ranges of M, each with at most a narrow-layer variant: at most 8 distinct configs
 NARROW_N = 2048  # the narrow-layer test Exercise 1 allows: N <= 2048
@@ -28,7 +29,9 @@ BLOCK_M_MS = (16, 24, 48, 64)
 BLOCK_M_LAYER = "8B gate_up"
 LATENCIES_S = (0.5e-6, 1.2e-6)  # the two loaded latencies Exercise 3 asks about
 TOLERANCE = 1e-6  # the errors of Exercise 4 are computed, not measured: they must agree to rounding
-WIDTH = 110  # a verdict is one line that a projector shows whole
+
+ERRORS = {"model": N_("check.nb03.exercise_4.model_error"), "kernel": N_("check.nb03.exercise_4.kernel_error")}
+"""Exercise 4: the two errors a pair holds, as its verdict names them."""
 
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = 30
@@ -37,21 +40,6 @@ _REPR.maxstring = _REPR.maxother = 30
 def _shown(value: Any) -> str:
     """A student's value as a short one-line repr, for a verdict."""
     return " ".join(_REPR.repr(value).split())
-
-
-def _one_line(check: Callable[..., Verdict]) -> Callable[..., Verdict]:
-    """Make `check`'s verdict one line of at most WIDTH columns (a student's error message can be long)."""
-
-    @functools.wraps(check)
-    def wrapped(*args: Any, **kwargs: Any) -> Verdict:
-        verdict = check(*args, **kwargs)
-        reason = " ".join(verdict.reason.split())
-        room = WIDTH - 2  # the mark and its space
-        if len(reason) > room:
-            reason = reason[: room - 1] + "…"
-        return Verdict(verdict.ok, reason)
-
-    return wrapped
 
 
 def _table() -> TimeTable:
@@ -64,11 +52,11 @@ def expert_speedup(configs: Mapping[shapes.Shape, GemmConfig], shape_list: list[
     return report.geomean([table.time(expert.expert_config(s), s) / table.time(configs[s], s) for s in shape_list])
 
 
-@_one_line
+@on_one_line
 def exercise_1(choose: Any) -> Verdict:
     """Does `choose(M, N, K)` return launchable configs, within the rule budget, that beat the expert on TRAIN?"""
     if not callable(choose):
-        return failed(f"choose should be a function of (M, N, K), not a {type(choose).__name__}.")
+        return failed(t("check.nb03.exercise_1.not_a_function", type=type(choose).__name__))
     table = _table()
     every = shapes.all_shapes()
     train, test = shapes.split_shapes(every)
@@ -77,39 +65,38 @@ def exercise_1(choose: Any) -> Verdict:
         config, error = attempt("choose", lambda s=s: choose(s.M, s.N, s.K))
         if error is not None:
             return error
+        call = f"choose({s.M}, {s.N}, {s.K})"
         if not isinstance(config, GemmConfig):
-            return failed(f"choose({s.M}, {s.N}, {s.K}) returned {_shown(config)}, not a GemmConfig.")
+            return failed(t("check.nb03.exercise_1.not_a_config", call=call, value=_shown(config)))
         if not math.isfinite(table.time(config, s)):
-            return failed(f"choose({s.M}, {s.N}, {s.K}) returned {config.short()}, which cannot launch on H100.")
+            return failed(t("check.nb03.exercise_1.cannot_launch", call=call, config=config.short()))
         configs[s] = config
     distinct = set(configs.values())
     if len(distinct) > RULE_CONFIGS:
-        return failed(
-            f"choose uses {len(distinct)} different configs; four ranges of M, each with a narrow-layer "
-            f"variant, give at most {RULE_CONFIGS}."
-        )
+        return failed(t("check.nb03.exercise_1.too_many", configs=len(distinct), most=RULE_CONFIGS))
     for s in every:
         for other in every:
             if s.M == other.M and (s.N <= NARROW_N) == (other.N <= NARROW_N) and configs[s] != configs[other]:
                 return failed(
-                    f"at M = {s.M} choose gives {s.name} and {other.name} different configs; only the "
-                    f"narrow-layer test (N <= {NARROW_N}) may tell layers apart."
+                    t("check.nb03.exercise_1.layers_apart", M=s.M, layer=s.name, other=other.name, narrow=NARROW_N)
                 )
             if (
                 s.M == other.M
                 and s.N <= NARROW_N < other.N
                 and dataclasses.replace(configs[s], split_k=1) != dataclasses.replace(configs[other], split_k=1)
             ):
-                return failed(
-                    f"at M = {s.M} the narrow layer's config differs from the others' in more than "
-                    "split-K; the narrow-layer test may only switch split-K on."
-                )
+                return failed(t("check.nb03.exercise_1.more_than_split_k", M=s.M))
     score_train, score_test = expert_speedup(configs, train), expert_speedup(configs, test)
     if score_train <= 1.0:
-        return failed(f"choose scores {score_train:.3f}x over the expert on TRAIN: it must beat the expert (> 1).")
+        return failed(t("check.nb03.exercise_1.no_win", score=score_train))
     return passed(
-        f"choose beats the expert: {score_train:.3f}x on TRAIN, {score_test:.3f}x on TEST "
-        f"(the oracle: {report.oracle_speedup(train, table):.3f}x, {report.oracle_speedup(test, table):.3f}x)"
+        t(
+            "check.nb03.exercise_1.passed",
+            train=score_train,
+            test=score_test,
+            oracle_train=report.oracle_speedup(train, table),
+            oracle_test=report.oracle_speedup(test, table),
+        )
     )
 
 
@@ -119,31 +106,44 @@ def oracle_block_ms(gpu_name: str) -> dict[int, int]:
     return {m: table.oracle(shapes.layer_shape(BLOCK_M_LAYER, m))[0].block_m for m in BLOCK_M_MS}
 
 
-@_one_line
+@on_one_line
 def exercise_2(oracle_block_m: Any) -> Verdict:
     """Does `oracle_block_m(gpu_name)` give the oracle's BLOCK_M for 8B gate_up at M = 16, 24, 48, 64 on both GPUs?"""
     if not callable(oracle_block_m):
-        return failed(f"oracle_block_m should be a function of the GPU's name, not a {type(oracle_block_m).__name__}.")
+        return failed(t("check.nb03.exercise_2.not_a_function", type=type(oracle_block_m).__name__))
     found = {}
     for name in BLOCK_M_GPUS:
         value, error = attempt("oracle_block_m", lambda name=name: oracle_block_m(name))
         if error is not None:
             return error
+        call = f"oracle_block_m({name!r})"
         if not isinstance(value, Mapping):
-            return failed(f"oracle_block_m({name!r}) returned {_shown(value)}, not a dict from M to BLOCK_M.")
+            return failed(t("check.nb03.exercise_2.not_a_dict", call=call, value=_shown(value)))
         truth = oracle_block_ms(name)
         for m, block_m in truth.items():
             if m not in value:
-                return failed(f"oracle_block_m({name!r}) has no entry for M = {m}.")
+                return failed(t("check.nb03.exercise_2.no_entry", call=call, M=m))
             if value[m] != block_m:
                 return failed(
-                    f"oracle_block_m({name!r})[{m}] is {_shown(value[m])}; the oracle for "
-                    f"{BLOCK_M_LAYER} at M = {m} on {name} is not that tile."
+                    t(
+                        "check.nb03.exercise_2.wrong_tile",
+                        call=call,
+                        M=m,
+                        value=_shown(value[m]),
+                        layer=BLOCK_M_LAYER,
+                        gpu=name,
+                    )
                 )
         found[name] = truth
-    return passed(
-        "; ".join(f"{name}: " + ", ".join(f"M={m} {bm}" for m, bm in truth.items()) for name, truth in found.items())
+    gpus = (
+        t(
+            "check.nb03.exercise_2.gpu",
+            gpu=name,
+            tiles=t("list.separator").join(f"M={m} {bm}" for m, bm in truth.items()),
+        )
+        for name, truth in found.items()
     )
+    return passed(t("check.nb03.exercise_2.passed", gpus=t("check.nb03.separator").join(gpus)))
 
 
 @functools.cache
@@ -153,35 +153,44 @@ def ranks_at_latency(load_latency_s: float) -> dict[tuple[int, str], int]:
     return {(r.M, r.gemm): r.rank for r in vllm.vllm_ranks(TimeTable(h100))}
 
 
-@_one_line
+@on_one_line
 def exercise_3(vllm_ranks_at: Any) -> Verdict:
     """Does `vllm_ranks_at(s)` rank vLLM's configs as the model does with a loaded latency of s seconds?"""
     if not callable(vllm_ranks_at):
-        return failed(
-            f"vllm_ranks_at should be a function of the latency in seconds, not a {type(vllm_ranks_at).__name__}."
-        )
+        return failed(t("check.nb03.exercise_3.not_a_function", type=type(vllm_ranks_at).__name__))
     for latency in LATENCIES_S:
         call = f"vllm_ranks_at({latency * 1e6:g}e-6)"
         value, error = attempt("vllm_ranks_at", lambda latency=latency: list(vllm_ranks_at(latency)))
         if error is not None:
             return error
         if not all(hasattr(r, "M") and hasattr(r, "gemm") and hasattr(r, "rank") for r in value):
-            return failed(f"{call} should return vllm.vllm_ranks(...)'s list of VllmRank, not {_shown(value)}.")
+            return failed(t("check.nb03.exercise_3.not_ranks", call=call, value=_shown(value)))
         got = {(r.M, r.gemm): r.rank for r in value}
         truth = ranks_at_latency(latency)
         if set(got) != set(truth):
-            return failed(f"{call} has {len(got)} entries; vLLM's file gives {len(truth)} (M, GEMM) pairs.")
+            return failed(t("check.nb03.exercise_3.entries", call=call, entries=len(got), pairs=len(truth)))
         wrong = [key for key in truth if got[key] != truth[key]]
         if wrong:
             m, gemm = wrong[0]
             return failed(
-                f"{call}: M={m} {gemm} ranks {got[(m, gemm)]}, not {truth[(m, gemm)]} "
-                "(a fresh TimeTable, not shared_table?)"
+                t(
+                    "check.nb03.exercise_3.wrong_rank",
+                    call=call,
+                    M=m,
+                    gemm=gemm,
+                    got=got[(m, gemm)],
+                    want=truth[(m, gemm)],
+                )
             )
     fast, slow = (ranks_at_latency(latency)[(256, "gate/up")] for latency in LATENCIES_S)
     return passed(
-        f"vLLM's M=256 gate/up entry ranks {fast} at {LATENCIES_S[0] * 1e6:g} us "
-        f"and {slow} at {LATENCIES_S[1] * 1e6:g} us"
+        t(
+            "check.nb03.exercise_3.passed",
+            fast=fast,
+            fast_us=LATENCIES_S[0] * 1e6,
+            slow=slow,
+            slow_us=LATENCIES_S[1] * 1e6,
+        )
     )
 
 
@@ -218,33 +227,27 @@ def _pair(value: Any) -> tuple[float, float] | None:
     return float(first), float(second)
 
 
-@_one_line
+@on_one_line
 def exercise_4(error_without_timing: Any) -> Verdict:
     """Does `error_without_timing(found)` give, per timing method and "all", the model's error and the kernel's?"""
     if not callable(error_without_timing):
-        return failed(
-            "error_without_timing should be a function of the validation checks, "
-            f"not a {type(error_without_timing).__name__}."
-        )
+        return failed(t("check.nb03.exercise_4.not_a_function", type=type(error_without_timing).__name__))
     value, error = attempt("error_without_timing", lambda: error_without_timing(list(_found())))
     if error is not None:
         return error
     if not isinstance(value, Mapping):
-        return failed(f"error_without_timing(found) returned {_shown(value)}, not a dict by timing method.")
+        return failed(t("check.nb03.exercise_4.not_a_dict", value=_shown(value)))
     truth = errors_without_timing()
     for name, (model, kernel) in truth.items():
         if name not in value:
-            return failed(f"error_without_timing(found) has no entry {name!r} (the methods: {', '.join(truth)}).")
+            return failed(t("check.nb03.exercise_4.no_entry", name=repr(name), methods=", ".join(truth)))
         pair = _pair(value[name])
         if pair is None:
-            return failed(f"error_without_timing(found)[{name!r}] is {_shown(value[name])}, not two numbers.")
-        for what, got, want in (("model's error", pair[0], model), ("kernel-only error", pair[1], kernel)):
+            return failed(t("check.nb03.exercise_4.not_two_numbers", name=repr(name), value=_shown(value[name])))
+        for key, got, want in (("model", pair[0], model), ("kernel", pair[1], kernel)):
             if abs(got - want) > TOLERANCE:
                 return failed(
-                    f"[{name!r}]: the {what} is {got:.4f}; Section 8's measure gives {want:.4f} "
-                    "(geomean of max(ratio, 1/ratio), minus one)."
+                    t("check.nb03.exercise_4.differs", name=repr(name), error=t(ERRORS[key]), got=got, want=want)
                 )
     model, kernel = truth["all"]
-    return passed(
-        f"without the timing methods the error grows from {model:.1%} to {kernel:.1%} over all {len(_found())} timings"
-    )
+    return passed(t("check.nb03.exercise_4.passed", model=model, kernel=kernel, timings=len(_found())))

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from toyhw.course.check import Verdict, attempt, failed, passed
+from toyhw.course.check import Verdict, attempt, failed, on_one_line, passed
 from toyhw.evolve import ablations, proposal_trace
 from toyhw.evolve.ablations import AblationStudy
 from toyhw.evolve.evaluator import Evaluator, geomean_speedup
@@ -23,6 +23,7 @@ from toyhw.evolve.llm import MockLLM
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import Program, expert_program
 from toyhw.evolve.shape_times import ShapeTimes
+from toyhw.i18n import t
 
 TOLERANCE = 5e-4  # the frames are rounded to 4 decimals; the focus report's shares to 3 (FOCUS_TOLERANCE)
 FOCUS_TOLERANCE = 5e-3
@@ -45,9 +46,9 @@ def _first(*verdicts: Callable[[], Verdict | None]) -> Verdict | None:
 def _frame(what: str, value: Any, columns: Sequence[str]) -> Verdict | None:
     """Return a failed verdict unless `value` is a DataFrame with every one of `columns`."""
     if not isinstance(value, pd.DataFrame):
-        return failed(f"{what} returned {type(value).__name__}, not a pandas DataFrame")
+        return failed(t("check.nb04.not_a_frame", what=what, type=type(value).__name__))
     missing = [c for c in columns if c not in value.columns]
-    return failed(f"{what}'s frame has no column {missing[0]!r}") if missing else None
+    return failed(t("check.nb04.no_column", what=what, column=repr(missing[0]))) if missing else None
 
 
 def _close(what: str, frame: pd.DataFrame, expected: dict, column: str, tolerance: float) -> Verdict | None:
@@ -56,29 +57,30 @@ def _close(what: str, frame: pd.DataFrame, expected: dict, column: str, toleranc
         try:
             got = frame.loc[row, column] if row in frame.index else None
         except Exception as error:  # an index the student built in some other shape: say so, do not raise
-            return failed(f"{what}'s frame cannot be read at {row!r}: {type(error).__name__}")
+            return failed(t("check.nb04.unreadable", what=what, row=repr(row), error=type(error).__name__))
         if got is None:
-            return failed(f"{what}'s frame has no row {row!r}")
+            return failed(t("check.nb04.no_row", what=what, row=repr(row)))
         if (
             isinstance(got, (bool, np.bool_))
             or not isinstance(got, (int, float, np.number))
             or not abs(float(got) - want) <= tolerance
         ):
-            return failed(f"{what}: {column} at {row!r} is {got!r}, the pack's is {want:.4f}")
+            return failed(t("check.nb04.differs", what=what, column=column, row=repr(row), got=repr(got), want=want))
     return None
 
 
 def _flag(name: str, value: Any, expected: Any, hint: str) -> Verdict | None:
     """Return a failed verdict unless the student's answer `value` is `expected` (a bool or a variant's name)."""
     if value is None:
-        return failed(f"{name} is still None: {hint}")
+        return failed(t("check.nb04.still_none", name=name, hint=hint))
     if isinstance(value, (np.bool_, np.str_)):  # numpy's own True or string counts as the plain one
         value = value.item()
     if type(value) is not type(expected) or value != expected:
-        return failed(f"{name} = {value!r} does not match the numbers: {hint}")
+        return failed(t("check.nb04.no_match", name=name, value=repr(value), hint=hint))
     return None
 
 
+@on_one_line
 def exercise_1(ablation_gap: Callable[[], pd.DataFrame], gap_grows: Any) -> Verdict:
     """The gap between `full` and `small_llm` on seeds 10-14 at 100-2000 programs, and whether it grows."""
     frame, error = attempt("ablation_gap", ablation_gap)
@@ -90,13 +92,14 @@ def exercise_1(ablation_gap: Callable[[], pd.DataFrame], gap_grows: Any) -> Verd
     error = _first(
         lambda: _frame("ablation_gap()", frame, ("gap",)),
         lambda: _close("ablation_gap()", frame, gaps, "gap", TOLERANCE),
-        lambda: _flag("gap_grows", gap_grows, grows, "read the gap column from 100 to 2000 programs"),
+        lambda: _flag("gap_grows", gap_grows, grows, t("check.nb04.exercise_1.hint")),
     )
     if error is not None:
         return error
-    return passed(f"the gap grows from {gaps[100]:.3f} after 100 programs to {gaps[2000]:.3f} after 2000")
+    return passed(t("check.nb04.exercise_1.passed", first=gaps[100], last=gaps[2000]))
 
 
+@on_one_line
 def exercise_2(adoption_sweep: Callable[[], pd.DataFrame], adopting_helps: Any) -> Verdict:
     """The full method's median final score with MockLLM(p_adopt=p), p = 0.1, 0.5, 0.9, and whether adopting helps."""
     frame, error = attempt("adoption_sweep", adoption_sweep)
@@ -120,12 +123,12 @@ def exercise_2(adoption_sweep: Callable[[], pd.DataFrame], adopting_helps: Any) 
     error = _first(
         lambda: _frame("adoption_sweep()", frame, ("median",)),
         lambda: _close("adoption_sweep()", frame, medians, "median", TOLERANCE),
-        lambda: _flag("adopting_helps", adopting_helps, helps, "compare the medians from 0.1 to 0.9"),
+        lambda: _flag("adopting_helps", adopting_helps, helps, t("check.nb04.exercise_2.hint")),
     )
-    shown = ", ".join(f"{medians[p]:.3f}" for p in P_ADOPTS)
+    shown = t("check.nb04.exercise_2.separator").join(f"{medians[p]:.3f}" for p in P_ADOPTS)
     if error is not None:
         return error
-    return passed(f"medians {shown} for p_adopt 0.1, 0.5, 0.9: adopting more often helps here")
+    return passed(t("check.nb04.exercise_2.passed", medians=shown))
 
 
 def _focus(variant: str, seed: int) -> dict[str, float]:
@@ -138,6 +141,7 @@ def _focus(variant: str, seed: int) -> dict[str, float]:
     }
 
 
+@on_one_line
 def exercise_3(focus_report: Callable[[], pd.DataFrame]) -> Verdict:
     """Per variant and seed: shapes targeted, share with a faster config seen, share of children beating the parent."""
     frame, error = attempt("focus_report", focus_report)
@@ -152,9 +156,10 @@ def exercise_3(focus_report: Callable[[], pd.DataFrame]) -> Verdict:
                 error = _close("focus_report()", frame, {(variant, seed): want}, column, FOCUS_TOLERANCE)
                 if error is not None:
                     return error
-    return passed("every seed's shapes targeted, faster configs known and winning children match the traced runs")
+    return passed(t("check.nb04.exercise_3.passed"))
 
 
+@on_one_line
 def exercise_4(
     new_shape_scores: Callable[[AblationStudy], pd.DataFrame], study: AblationStudy, best_on_new_shapes: Any
 ) -> Verdict:
@@ -172,11 +177,11 @@ def exercise_4(
     error = _first(
         lambda: _frame("new_shape_scores(study)", frame, (column,)),
         lambda: _close("new_shape_scores(study)", frame, medians, column, TOLERANCE),
-        lambda: _flag("best_on_new_shapes", best_on_new_shapes, best, 'give a variant\'s name, e.g. "full"'),
+        lambda: _flag("best_on_new_shapes", best_on_new_shapes, best, t("check.nb04.exercise_4.hint")),
     )
     if error is not None:
         return error
-    return passed(f"{best} has the best median on the new shapes ({medians[best]:.3f})")
+    return passed(t("check.nb04.exercise_4.passed", variant=best, median=medians[best]))
 
 
 def best_m_only_score() -> float:
@@ -192,18 +197,19 @@ def best_m_only_score() -> float:
     return math.exp(best / len(ctx.train))  # math, not numpy: the same bits on every CPU (toyhw/libm.py)
 
 
+@on_one_line
 def exercise_5(best_m_only_program: Callable[[], Program]) -> Verdict:
     """The best rule list that tests M alone: tests only M, and reaches the best M-only training score."""
     program, error = attempt("best_m_only_program", best_m_only_program)
     if error is not None:
         return error
     if not isinstance(program, Program):
-        return failed(f"best_m_only_program() returned {type(program).__name__}, not a Program")
+        return failed(t("check.nb04.exercise_5.not_a_program", type=type(program).__name__))
     if any(b is not None for r in program.rules for b in (r.n_min, r.n_max, r.k_min, r.k_max)):
-        return failed("a rule of the program tests N or K: an M-only rule list tests M alone")
+        return failed(t("check.nb04.exercise_5.tests_n_or_k"))
     ctx = ablations.context()
     score, best = geomean_speedup(program, ctx.train, ctx.table), best_m_only_score()
     if score < best - 1e-9:
-        return failed(f"it scores {score:.4f} on the training shapes; the best M-only rule list scores {best:.4f}")
+        return failed(t("check.nb04.exercise_5.below_best", score=score, best=best))
     share = ablations.headroom_share(score, ctx.oracle_train)
-    return passed(f"it scores {score:.3f} on the training shapes, {share:.0%} of the headroom")
+    return passed(t("check.nb04.exercise_5.passed", score=score, share=share))
