@@ -28,6 +28,7 @@ import pytest
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # exercise_cells, when run as a script
 
 from exercise_cells import NOTEBOOKS, load_solution  # noqa: E402
+from verdict_text import CJK, english_left  # noqa: E402
 from toyhw import i18n, metrics  # noqa: E402
 from toyhw.course import check  # noqa: E402
 from toyhw.course.check import Verdict  # noqa: E402
@@ -42,21 +43,6 @@ from toyhw.textwidth import display_width  # noqa: E402
 
 BEFORE = os.environ.get("TOYHW_VERDICTS_BEFORE")
 """A JSON file of the English verdicts recorded before a change ({case: verdict line}), or None."""
-
-CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-ENGLISH_RUN = re.compile(r"(?:\b[A-Za-z][A-Za-z'’-]+\b[\s,;:.()/&-]*){6,}")
-_NOT_PROSE = [
-    re.compile(r"`[^`]*`"),  # code spans
-    re.compile(r"'[^']*'|\"[^\"]*\""),  # a student's value or a dict key, as repr shows it
-    re.compile(r"(?<=抛出了 )\w+：.*$"),  # a student's exception and its message: Python's words, as raised
-]
-
-
-def english_left(reason: str) -> list[str]:
-    """Runs of six or more English words in a verdict's own words (code spans, reprs, exception texts out)."""
-    for pattern in _NOT_PROSE:
-        reason = pattern.sub(" ", reason)
-    return [m.group(0).strip() for m in ENGLISH_RUN.finditer(reason)]
 
 
 def test_english_left_finds_a_sentence_and_spares_identifiers_values_and_raised_texts():

@@ -21,6 +21,7 @@ import pandas as pd
 import pytest
 
 from exercise_cells import NOTEBOOKS, load_solution
+from verdict_text import CJK, english_left
 from toyhw import i18n
 from toyhw.course.check import WIDTH, Verdict
 from toyhw.course.checks import nb05, nb06, nb07, nb08
@@ -35,23 +36,6 @@ PATHS = {
     7: "07_checking_all_branches",
     8: "08_appendix_cost_and_scale",
 }
-
-CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-ENGLISH_RUN = re.compile(r"(?:\b[A-Za-z][A-Za-z'’-]+\b[\s,;:.()/&-]*){6,}")
-"""Six English words in a row: a sentence left untranslated (a word with `_` or a digit in it is an identifier)."""
-NOT_PROSE = [
-    re.compile(r"`[^`]*`"),  # code spans
-    re.compile(r"'[^']*'|\"[^\"]*\""),  # the reprs of a student's values, keys and column names
-    re.compile(r"抛出了 \w+：.*$"),  # the error's own text, as Python (or the student's code) raised it
-    re.compile(r"不能启动：.*$"),  # the launch error, worded like Triton's (toyhw.gemm.config.launch_problem)
-]
-
-
-def english_left(reason: str) -> list[str]:
-    """Runs of six or more English words in a verdict's reason, outside code, values and raised errors' texts."""
-    for pattern in NOT_PROSE:
-        reason = pattern.sub(" ", reason)
-    return [m.group(0).strip() for m in ENGLISH_RUN.finditer(reason)]
 
 
 def test_english_left_finds_a_sentence_and_spares_identifiers():
