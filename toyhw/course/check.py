@@ -72,6 +72,16 @@ def attempt(what: str, work: Callable[[], Any], stub: str = "run again") -> tupl
         return None, failed(t("check.raised", what=what, error=type(error).__name__, message=error))
 
 
+def listed(items: Any) -> str:
+    """`items` as a list in the reader's language: "a, b" in English, "a，b" in Chinese (the catalogue's separator)."""
+    return t("list.separator").join(map(str, items))
+
+
+def not_callable(name: str, value: Any) -> Verdict | None:
+    """None if `value` (the student's `name`) is a function; else the failed verdict that says it must be one."""
+    return None if callable(value) else failed(t("check.not_callable", name=name, type=type(value).__name__))
+
+
 def fit(verdict: Verdict, width: int = WIDTH) -> Verdict:
     """Return `verdict` on one line of at most `width` display columns: its reason's whitespace runs (a student's
     exception may span lines) made single spaces, and a reason too long cut, ending in "…"."""

@@ -12,7 +12,7 @@ import reprlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toyhw.course.check import Verdict, attempt, failed, on_one_line, passed
+from toyhw.course.check import Verdict, attempt, failed, listed, on_one_line, passed
 from toyhw.evolve import ablations, prompt_view, proposal_trace
 from toyhw.evolve.evaluator import geomean_speedup
 from toyhw.i18n import t
@@ -30,11 +30,6 @@ _REPR.maxstring = _REPR.maxother = 30
 def _shown(value: Any) -> str:
     """A student's value as a short one-line repr, for a verdict."""
     return " ".join(_REPR.repr(value).split())
-
-
-def _listed(items: Any) -> str:
-    """`items` as the catalogue's list: "1, 2, 3" in English, "1，2，3" in Chinese."""
-    return t("list.separator").join(map(str, items))
 
 
 def _share(value: Any) -> float | None:
@@ -78,8 +73,8 @@ def exercise_1(best_share: Callable[[int], Any]) -> Verdict:
                 t("check.nb05.best_share_off", k=k, share=share, island=ISLAND, expected=expected, tolerance=TOLERANCE)
             )
         measured[k] = share
-    shown = _listed(f"{measured[k]:.1%}" for k in TOURNAMENTS)
-    return passed(t("check.nb05.best_share_passed", shares=shown, ks=_listed(TOURNAMENTS), island=ISLAND))
+    shown = listed(f"{measured[k]:.1%}" for k in TOURNAMENTS)
+    return passed(t("check.nb05.best_share_passed", shares=shown, ks=listed(TOURNAMENTS), island=ISLAND))
 
 
 def cascade_misses() -> dict[str, int]:
@@ -133,7 +128,7 @@ def exercise_3(tokens: Any, grows_most: Any) -> Verdict:
         return failed(t("check.nb05.tokens_not_a_dict", type=type(tokens).__name__))
     missing = [step for step in PROMPT_STEPS if step not in tokens]
     if missing:
-        return failed(t("check.nb05.tokens_missing", steps=_listed(missing)))
+        return failed(t("check.nb05.tokens_missing", steps=listed(missing)))
     sizes = prompt_sizes()
     for step in PROMPT_STEPS:
         value = tokens[step]
@@ -150,7 +145,7 @@ def exercise_3(tokens: Any, grows_most: Any) -> Verdict:
     if not isinstance(grows_most, str):
         return failed(t("check.nb05.grows_most_not_a_name", value=_shown(grows_most)))
     if grows_most.strip().lower() not in gains:
-        return failed(t("check.nb05.grows_most_unknown", value=_shown(grows_most), parts=_listed(parts)))
+        return failed(t("check.nb05.grows_most_unknown", value=_shown(grows_most), parts=listed(parts)))
     if grows_most.strip().lower() != most:
         return failed(t("check.nb05.grows_most_off", value=_shown(grows_most), gain=gains[grows_most.strip().lower()]))
     return passed(

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from toyhw.course.check import Verdict, attempt, failed, on_one_line, passed
+from toyhw.course.check import Verdict, attempt, failed, listed, on_one_line, passed
 from toyhw.evolve import ablations, targeting, variants
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.llm import peek_target
@@ -45,11 +45,6 @@ def _not_callable(name: str, value: Any) -> Verdict | None:
     return None if callable(value) else failed(t("check.nb06.not_callable", name=name, type=type(value).__name__))
 
 
-def _listed(items: Any) -> str:
-    """`items` as the catalogue's list: "a, b" in English, "a，b" in Chinese."""
-    return t("list.separator").join(map(str, items))
-
-
 def _number(value: Any) -> float | None:
     try:
         number = float(value)
@@ -63,7 +58,7 @@ def _frame(name: str, value: Any, columns: Sequence[str]) -> Verdict | None:
         return failed(t("check.nb06.not_a_frame", name=name, type=type(value).__name__))
     missing = [c for c in columns if c not in value.columns]
     if missing:
-        return failed(t("check.nb06.no_column", name=name, columns=_listed(map(repr, missing))))
+        return failed(t("check.nb06.no_column", name=name, columns=listed(map(repr, missing))))
     return None
 
 
@@ -100,7 +95,7 @@ def exercise_1(stuck_target_share: Callable) -> Verdict:
         if abs(share - want) > 1e-9:
             return failed(t("check.nb06.share_off", name=repr(name), seed=SEED, budget=BUDGET, share=share, want=want))
         got[name] = share
-    shares = _listed(f"{n} {v:.0%}" for n, v in got.items())
+    shares = listed(f"{n} {v:.0%}" for n, v in got.items())
     return passed(t("check.nb06.shares_passed", seed=SEED, budget=BUDGET, shares=shares))
 
 
@@ -164,7 +159,7 @@ def exercise_3(far_from_roofline: Callable) -> Verdict:
     if extra or missing:
         what = [t("check.nb06.shapes_missing", n=len(missing), shape=missing[0])] if missing else []
         what += [t("check.nb06.shapes_extra", n=len(extra), shape=extra[0])] if extra else []
-        return failed(t("check.nb06.shapes_off", got=len(got), want=len(want), what=_listed(what)))
+        return failed(t("check.nb06.shapes_off", got=len(got), want=len(want), what=listed(what)))
     for label, (reach, bound) in want.items():
         value = _number(got[label]["oracle vs_roofline"])
         if value is None or abs(value - reach) > TOLERANCE:

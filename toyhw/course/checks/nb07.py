@@ -12,7 +12,7 @@ import collections.abc
 import functools
 from typing import Any, Callable, Sequence
 
-from toyhw.course.check import Verdict, attempt as _attempt, failed, on_one_line, passed
+from toyhw.course.check import Verdict, attempt as _attempt, failed, listed, not_callable, on_one_line, passed
 from toyhw.evolve import ablations, branch_check
 from toyhw.evolve.evaluator import Evaluator, geomean_speedup
 from toyhw.evolve.loop import evolve
@@ -92,17 +92,6 @@ def _untested(program: Program, shapes: Sequence[shapes_lib.Shape]) -> list[int]
     return [branch_line(program, i) for i in range(len(program.rules) + 1) if i not in reached]
 
 
-def _not_callable(name: str, value: Any) -> Verdict | None:
-    if callable(value):
-        return None
-    return failed(t("check.nb07.not_callable", name=name, type=type(value).__name__))
-
-
-def _listed(items: Any) -> str:
-    """`items` as the catalogue's list: "a, b" in English, "a，b" in Chinese."""
-    return t("list.separator").join(map(str, items))
-
-
 @on_one_line
 def exercise_1(my_source: object) -> Verdict:
     """Check that `my_source` parses, every branch launches, and it beats the expert on training and test shapes."""
@@ -129,7 +118,7 @@ def exercise_1(my_source: object) -> Verdict:
 def exercise_2(bad_branch_on_a_training_shape: Callable[[int, int], Any]) -> Verdict:
     """Check the function against the evaluator, for a range with training shapes (2000-4000) and one without."""
     name = "bad_branch_on_a_training_shape"
-    if (problem := _not_callable(name, bad_branch_on_a_training_shape)) is not None:
+    if (problem := not_callable(name, bad_branch_on_a_training_shape)) is not None:
         return problem
     for m_min, m_max in ((2000, 4000), (3000, 4000)):
         call = f"{name}({m_min}, {m_max})"
@@ -141,7 +130,7 @@ def exercise_2(bad_branch_on_a_training_shape: Callable[[int, int], Any]) -> Ver
         expected = _evaluations(m_min, m_max)
         for key, value in expected.items():
             if key not in answer:
-                return failed(t("check.nb07.no_key", call=call, key=repr(key), keys=_listed(map(repr, expected))))
+                return failed(t("check.nb07.no_key", call=call, key=repr(key), keys=listed(map(repr, expected))))
             got = answer[key]
             if not isinstance(got, (tuple, list)) or tuple(got) != value:
                 return failed(t("check.nb07.evaluation_off", call=call, key=repr(key), got=repr(got), want=repr(value)))
@@ -162,7 +151,7 @@ def exercise_2(bad_branch_on_a_training_shape: Callable[[int, int], Any]) -> Ver
 def exercise_3(new_shape_crashes: Callable[..., Any]) -> Verdict:
     """Check the function's counts with the lecture's 405B/8 layers and with the published eight-KV-head layer."""
     name = "new_shape_crashes"
-    if (problem := _not_callable(name, new_shape_crashes)) is not None:
+    if (problem := not_callable(name, new_shape_crashes)) is not None:
         return problem
     for call, layers in (
         (f"{name}()", shapes_lib.NEW_LAYERS),
@@ -207,7 +196,7 @@ def exercise_3(new_shape_crashes: Callable[..., Any]) -> Verdict:
 def exercise_4(untested_branches: Callable[[Program, Sequence[shapes_lib.Shape]], Any]) -> Verdict:
     """Check the function on Section 3's program, Section 1's program and the expert, with the training shapes."""
     name = "untested_branches"
-    if (problem := _not_callable(name, untested_branches)) is not None:
+    if (problem := not_callable(name, untested_branches)) is not None:
         return problem
     ctx = ablations.context()
     section3 = simplify(branch_check.branch_row(ablations.SEEDS[0], ablations.BUDGET, False).example)
@@ -231,4 +220,4 @@ def exercise_4(untested_branches: Callable[[Program, Sequence[shapes_lib.Shape]]
         if reached:
             return failed(t("check.nb07.lines_reached", name=name, program=label, lines=reached))
     found = _untested(section3, ctx.train)
-    return passed(t("check.nb07.untested_passed", lines=_listed(found)))
+    return passed(t("check.nb07.untested_passed", lines=listed(found)))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from toyhw.course.check import Verdict, attempt as _attempt, failed, on_one_line, passed
+from toyhw.course.check import Verdict, attempt as _attempt, failed, not_callable, on_one_line, passed
 from toyhw.evolve import ablations
 from toyhw.i18n import t
 
@@ -26,12 +26,6 @@ def attempt(what: str, work: Callable[[], Any]) -> tuple[Any, Verdict | None]:
     return _attempt(what, work, stub="short")
 
 
-def _not_callable(name: str, value: Any) -> Verdict | None:
-    if callable(value):
-        return None
-    return failed(t("check.nb08.not_callable", name=name, type=type(value).__name__))
-
-
 def _cell(frame: Any, seed: int, column: str) -> Any:
     """Return frame.loc[seed, column], or raise KeyError naming what is missing."""
     try:
@@ -44,7 +38,7 @@ def _cell(frame: Any, seed: int, column: str) -> Any:
 def exercise_1(cascade_savings: Callable[..., Any]) -> Verdict:
     """Check the frame per seed (0-4, 1000 programs): kernel runs of full and no_cascade, and the share saved."""
     name = "cascade_savings"
-    if (problem := _not_callable(name, cascade_savings)) is not None:
+    if (problem := not_callable(name, cascade_savings)) is not None:
         return problem
     frame, problem = attempt(f"{name}()", lambda: cascade_savings())
     if problem is not None:
@@ -96,7 +90,7 @@ def exercise_1(cascade_savings: Callable[..., Any]) -> Verdict:
 def exercise_2(serial_and_parallel_agree: Callable[..., Any]) -> Verdict:
     """Check the grid's run count, its kernel runs serially and in parallel, and that the results agree."""
     name = "serial_and_parallel_agree"
-    if (problem := _not_callable(name, serial_and_parallel_agree)) is not None:
+    if (problem := not_callable(name, serial_and_parallel_agree)) is not None:
         return problem
     answer, problem = attempt(f"{name}()", lambda: serial_and_parallel_agree())
     if problem is not None:
