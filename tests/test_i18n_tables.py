@@ -44,7 +44,7 @@ def test_seed_and_rank_tables_in_chinese(small_study):
     with i18n.using("zh"):
         _check_frame(evolve_tables.lecture_frame(small_study))
         _check_frame(evolve_tables.rank_frame(small_study))
-        _check_text(evolve_tables.oracle_line(small_study))
+        _check_text(evolve_tables.oracle_lines(small_study))
         best = ablations.run_one("full", 0, 100)
         _check_frame(evolve_tables.lineage_frame(best.lineage, small_study.oracle_train))
 

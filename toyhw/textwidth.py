@@ -9,6 +9,7 @@ script would count double. Every table of the CLI is padded with `pad`.
 
 from __future__ import annotations
 
+import textwrap
 import unicodedata
 from typing import Iterable
 
@@ -67,8 +68,6 @@ def fill(text: str, width: int, initial_indent: str = "", subsequent_indent: str
     CJK characters, never before closing punctuation or after opening punctuation. A chunk wider than a line is kept
     whole."""
     if display_width(text) == len(text):
-        import textwrap
-
         return textwrap.fill(text, width, initial_indent=initial_indent, subsequent_indent=subsequent_indent)
     lines: list[str] = []
     line, indent, space = initial_indent, initial_indent, ""
