@@ -187,37 +187,6 @@ def test_vllm_table_in_chinese_aligned_by_display_width(table):
         )
 
 
-def test_shape_rows_text_table_aligned_by_display_width(table):
-    rows = report.shape_rows(table, [s for s in shapes.all_shapes() if s.M in (1, 16, 2048, 8192)])
-    with i18n.using("zh"):
-        text = report.format_rows(rows)
-        heads = [i18n.t("gemmview.head.shape"), i18n.t("gemm.roofline"), i18n.t("gemm.oracle"), i18n.t("gemm.expert")]
-        heads += [i18n.t("gemmview.head.roof_oracle"), i18n.t("gemmview.head.bound")]
-        heads += [i18n.t("gemmview.head.oracle_config")]
-        bounds = [report.bound_name(r.bound) for r in rows]
-    lines = text.splitlines()
-    _chinese(lines[0])
-    cells = [heads] + [
-        [
-            r.shape.label(),
-            f"{r.roofline_us:.1f}",
-            f"{r.oracle_us:.1f}",
-            f"{r.expert_us:.1f}",
-            f"{r.closeness:.0%}",
-            bound,
-            r.oracle.short(),
-        ]
-        for r, bound in zip(rows, bounds)
-    ]
-    _aligned([lines[0]] + lines[2:], cells, right={1, 2, 3, 4})
-    with i18n.using("en"):
-        assert (
-            report.format_rows(rows)
-            .splitlines()[0]
-            .startswith("shape                  roofline   oracle   expert roof/oracle  bound    oracle config")
-        )
-
-
 def test_fill_is_textwrap_without_wide_characters_and_counts_columns_with_them():
     english = "oracle speedup over the expert: 1.148x on all 88 shapes, and a few more words " * 3
     assert textwidth.fill(english, 40, "· ", "  ") == textwrap.fill(

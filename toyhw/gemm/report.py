@@ -18,7 +18,6 @@ from toyhw.gemm.gpu import GPU
 from toyhw.gemm.shapes import Shape, regime
 from toyhw.gemm.time_table import TimeTable
 from toyhw.i18n import N_, t
-from toyhw.textwidth import column_width, pad
 
 FIXED_COST_SHARE = 0.15  # launch + pipeline fill above this share of the time is worth naming as a reason
 PADDING_SHARE = 0.25  # padding waste above this share of the tensor-core work is worth naming
@@ -135,38 +134,6 @@ def shape_rows(table: TimeTable, shape_list: list[Shape]) -> list[ShapeRow]:
             )
         )
     return rows
-
-
-def format_rows(rows: list[ShapeRow]) -> str:
-    """Return the rows as a fixed-width text table (padded by display width: a CJK character takes two columns)."""
-    shape_h, bound_h, config_h, why_h = (
-        t("gemmview.head.shape"),
-        t("gemmview.head.bound"),
-        t("gemmview.head.oracle_config"),
-        t("gemmview.head.why"),
-    )
-    close_h = t("gemmview.head.roof_oracle")
-    times = [t("gemm.roofline"), t("gemm.oracle"), t("gemm.expert")]
-    time_w = [column_width(9, [h]) for h in times]
-    close_w = column_width(12, [close_h])
-    bounds = [bound_name(r.bound) for r in rows]
-    bound_w = column_width(8, [bound_h, *bounds])
-    lines = [
-        pad(shape_h, 22)
-        + "".join(pad(h, w, right=True) for h, w in zip(times, time_w))
-        + pad(close_h, close_w, right=True)
-        + f"  {pad(bound_h, bound_w)} {pad(config_h, 26)}{why_h}",
-        " " * 22 + "".join(pad("us", w, right=True) for w in time_w),
-    ]
-    for r, bound in zip(rows, bounds):
-        numbers = (f"{r.roofline_us:.1f}", f"{r.oracle_us:.1f}", f"{r.expert_us:.1f}")
-        lines.append(
-            pad(r.shape.label(), 22)
-            + "".join(pad(n, w, right=True) for n, w in zip(numbers, time_w))
-            + pad(f"{r.closeness:.0%}", close_w, right=True)
-            + f"  {pad(bound, bound_w)} {r.oracle.short():<25} {r.reasons}"
-        )
-    return "\n".join(lines)
 
 
 def row_cells(rows: list[ShapeRow]) -> list[dict[str, object]]:
