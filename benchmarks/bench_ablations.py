@@ -6,6 +6,7 @@ The target: `python -m toyhw ablations` under 10 s serially on a 2-core machine 
 
 from __future__ import annotations
 
+import json
 import statistics
 import subprocess
 import sys
@@ -54,7 +55,6 @@ def measurements() -> list[tuple[str, float]]:
     ]
     try:
         from toyhw.panels import evolution as panels  # noqa: E402
-        from toyhw.panels.common import output_area, redraw  # noqa: E402
     except ImportError:
         return rows
     rows.append(
@@ -63,18 +63,17 @@ def measurements() -> list[tuple[str, float]]:
             median_seconds(panels.full_study, 1, clear_caches),
         )
     )
-    out = output_area()
     rows.append(
         (
-            "ablation panel redraw (9 variants, budget 1000, 5 seeds), warm cache",
-            median_seconds(lambda: redraw(out, lambda: panels.ablation_figure(variants.LECTURE_VARIANTS, 1000, 5)), 5),
+            "ablation chart description (9 variants, budget 1000, 5 seeds), warm cache",
+            median_seconds(lambda: json.dumps(panels.ablation_figure(variants.LECTURE_VARIANTS, 1000, 5).spec), 5),
         )
     )
     rows.append(
         (
-            "ablation panel redraw (3 variants, budget 300, 3 seeds), warm cache",
+            "ablation chart description (3 variants, budget 300, 3 seeds), warm cache",
             median_seconds(
-                lambda: redraw(out, lambda: panels.ablation_figure(["full", "small_llm", "no_evolution"], 300, 3)), 5
+                lambda: json.dumps(panels.ablation_figure(["full", "small_llm", "no_evolution"], 300, 3).spec), 5
             ),
         )
     )

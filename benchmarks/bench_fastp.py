@@ -1,4 +1,4 @@
-"""Benchmark lecture 10: the seed-000 table (toyhw vs the seed script) and fast_p widget redraws.
+"""Benchmark lecture 10: the seed-000 table (toyhw vs the seed script) and the fast_p panels' chart descriptions.
 
 Run: .venv/bin/python benchmarks/bench_fastp.py [--seed-script PATH]   (prints a Markdown table; figures are medians
 of repeats; without the seed script's path, from the option or TOYHW_SEED_SCRIPT, its row is skipped)
@@ -10,26 +10,21 @@ import argparse
 import contextlib
 import importlib.util
 import io
+import json
 import pathlib
 import sys
 from typing import Callable, Optional
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-import seed_script  # noqa: E402  (benchmarks/ is on sys.path when a script here runs)
-from timing import median_seconds  # noqa: E402
-from toyhw.kernels import study  # noqa: E402
-from toyhw.panels import fastp as fastp_panels  # noqa: E402
-from toyhw.panels.common import output_area, redraw  # noqa: E402
-
-OUT = output_area()
+import seed_script  # benchmarks/ is on sys.path when a script here runs
+from timing import median_seconds
+from toyhw.kernels import study
+from toyhw.panels import fastp as fastp_panels
 
 
 def panel_redraw(draw: Callable[[], object]) -> Callable[[], None]:
-    """Return a call that redraws OUT the way a panel callback does (figure built and rendered to PNG)."""
-    return lambda: redraw(OUT, draw)
+    """Return a call that makes a chart the way a panel's first visit of a state does: its description, as JSON
+    (what the widget sends; the page draws it)."""
+    return lambda: json.dumps(draw().spec)
 
 
 def clear_caches() -> None:

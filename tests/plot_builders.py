@@ -23,7 +23,7 @@ from toyhw.gemm.config import GemmConfig
 from toyhw.gemm.time_table import shared_table
 from toyhw.kernels import knobs, study
 from toyhw.kernels.proposers import PROPOSERS
-from toyhw.panels import evolution as evolution_panels, fastp as fastp_panels, gemm as gemm_panels
+from toyhw.panels import fastp as fastp_panels
 from toyhw.plots import evolution as evolution_plots, fastp as fastp_plots, gemm as gemm_plots
 from toyhw.plots import lineage as lineage_plots, scaling as scaling_plots, validation as validation_plots
 
@@ -138,18 +138,6 @@ MORE: dict[str, Callable[[], object]] = {
 }
 """Other inputs of the same functions: other subsets and orders of variants and modes, a labelled x axis."""
 
-PANEL_FIGURES: dict[str, Callable[[], Figure]] = {
-    "fastp.one_shot_figure": lambda: fastp_panels.one_shot_figure(study.LECTURE_TASK_SEED, study.LECTURE_N_TASKS, 1.0),
-    "fastp.feedback_figure": lambda: fastp_panels.feedback_figure(MODES + [my_proposer], 20, 1.0),
-    "gemm.explorer_figure": lambda: gemm_panels.explorer_figure(
-        "H100", "70B/8 qkv", 16, GemmConfig(16, 64, 128, num_warps=4, num_stages=3)
-    ),
-    "evolution.ablation_figure": lambda: evolution_panels.ablation_figure(["full", "small_llm", "no_cascade"], 300, 3),
-    "evolution.feedback_figure": lambda: evolution_panels.feedback_figure(0, 300),
-    "evolution.branches_figure": lambda: evolution_panels.branches_figure(0, 1000),
-}
-"""Every panel's *_figure function (the panels redraw with them; the notebooks store their first state)."""
-
 
 def figure_of(built: object) -> Figure:
     """Return the Figure of what a builder returned (an Axes or a Figure)."""
@@ -165,7 +153,7 @@ if __name__ == "__main__":
     out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/plots")
     out.mkdir(parents=True, exist_ok=True)
     only = sys.argv[2:]
-    for name, build in {**BUILDERS, **MORE, **PANEL_FIGURES}.items():
+    for name, build in {**BUILDERS, **MORE}.items():
         if only and not any(o in name for o in only):
             continue
         fig = figure_of(build())

@@ -99,7 +99,7 @@ def test_every_demo_has_a_static_view(path):
                 f"module ({panel.group(1)}.<name>_view(...) or similar), got {before.source[:80]!r}"
             )
             kinds = {k for o in before.outputs for k in o.get("data", {})}
-            assert kinds & {"image/png", "text/html"}, (
+            assert kinds & {"image/png", "image/svg+xml", "text/html"}, (
                 f"cell {cell.index} is a widget panel but the code cell before it stores no figure or table "
                 f"(a reader without a kernel sees nothing of the demo): {before.source[:80]!r}"
             )

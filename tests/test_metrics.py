@@ -2,7 +2,7 @@
 
 import pytest
 
-from toyhw.metrics import fast_p, fast_p_curve
+from toyhw.metrics import SortedSpeedups, fast_p, fast_p_curve
 
 
 def test_strict_greater_than():
@@ -85,3 +85,16 @@ def test_a_curve_needs_a_sequence_of_thresholds():
     assert fast_p_curve([0.0, 2.0], [0.0, 1.0, 3.0]) == [0.5, 0.5, 0.0]
     with pytest.raises(ValueError, match="ps = None is not allowed; give a sequence of thresholds"):
         fast_p_curve([1.0], None)
+
+
+@pytest.mark.parametrize("p", [0.0, 0.5, 1.0, 1.2, 2.999])
+def test_sorted_speedups_give_fast_p_exactly(p):
+    speedups = [0.0, 0.5, 1.0, 1.0, 1.2, 1.5, 3.0, 0.0, 2.999]
+    assert SortedSpeedups(speedups).fast_p(p) == fast_p(speedups, p)
+
+
+def test_sorted_speedups_check_like_fast_p():
+    with pytest.raises(ValueError, match="speedups\\[1\\] = -1.0 is not allowed"):
+        SortedSpeedups([1.0, -1.0])
+    with pytest.raises(ValueError, match="p = -0.5 is not allowed"):
+        SortedSpeedups([1.0]).fast_p(-0.5)

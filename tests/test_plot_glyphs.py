@@ -1,8 +1,9 @@
-"""Plots never show boxes: every plot and panel figure, drawn with the package's language set to Chinese, renders
-without one missing glyph.
+"""Plots never show boxes: every matplotlib plot, drawn with the package's language set to Chinese, renders without one
+missing glyph.
 
-The decision (as d2l's Chinese edition does): plot text stays English in both editions, so no CJK font is needed on any
-install path; a Chinese label that slipped into a plot (from a catalogue, a mode label, a table head) would draw as
+The decision (as d2l's Chinese edition does): matplotlib's plot text stays English in both editions, so no CJK font is
+needed on any install path (the panels' charts are drawn by the browser, which has the fonts: their text is the
+edition's, tests/test_panel_charts.py); a Chinese label that slipped into a plot (from a catalogue, a mode label, a table head) would draw as
 boxes with matplotlib's default font, and matplotlib warns "Glyph ... missing from font(s)", which fails here.
 """
 
@@ -17,10 +18,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from plot_builders import BUILDERS, MORE, PANEL_FIGURES, figure_of  # noqa: E402
+from plot_builders import BUILDERS, MORE, figure_of  # noqa: E402
 from toyhw import i18n  # noqa: E402
 
-ALL = {**BUILDERS, **MORE, **PANEL_FIGURES}
+ALL = {**BUILDERS, **MORE}
 
 
 def missing_glyphs(draw) -> list[str]:

@@ -2,50 +2,56 @@
 
 import ipywidgets as widgets
 
+from toyhw.evolve.experiments import branch_check, targeting
 from toyhw.panels import evolution as panels
 
-
-def _find(widget, kind):
-    found = [widget] if isinstance(widget, kind) else []
-    for child in getattr(widget, "children", ()):
-        found += _find(child, kind)
-    return found
-
-
-def _redrawn(out, before):
-    """Return True when `out` shows a new drawing without an error (not merely the one it showed before)."""
-    return bool(out.outputs) and out.outputs != before and "Error" not in str(out.outputs)
+from panel_widgets import chart, control, error, redrawn, walk
 
 
 def test_ablation_panel_redraws_when_budget_moves_and_reports_an_empty_selection():
     panel = panels.ablation_panel(["full", "small_llm"], budget=300, n_seeds=3)
-    (out,) = _find(panel, widgets.Output)
-    budget = next(s for s in _find(panel, widgets.IntSlider) if s.description == "budget")
-    before = out.outputs
-    budget.value = 500
-    assert _redrawn(out, before)
-    (select,) = _find(panel, widgets.SelectMultiple)
-    select.value = ()
-    assert "variants is empty" in str(out.outputs)
+    before = chart(panel).spec
+    control(panel, "budget").value = 500
+    assert redrawn(panel, before)
+    assert chart(panel).spec == panels.ablation_figure(["full", "small_llm"], 500, 3).spec
+    control(panel, "variants").value = ()
+    assert "variants is empty" in error(panel)
 
 
-def test_feedback_panel_redraws_when_budget_moves():
+def test_a_best_so_far_curve_keeps_every_step():
+    study = panels.full_study()
+    hist = study.histories("full", 1000, 5)
+    spec = panels.ablation_figure(["full"], 1000, 5).spec
+    band, line = [m for m in spec["plots"][0]["marks"] if m["type"] in ("area", "line")]
+    for x, y in zip(line["x"], line["y"]):  # every kept point is on the median curve, and the curve's ends are kept
+        assert abs(y - float(sorted(hist[:, int(x) - 1])[2])) < 1e-5
+    assert line["x"][0] == 1 and line["x"][-1] == 1000 and len(line["x"]) < 1000
+
+
+def test_feedback_panel_redraws_when_budget_moves_and_shows_what_the_run_of_that_budget_shows():
     panel = panels.feedback_panel(seed=0, budget=100)
-    (out,) = _find(panel, widgets.Output)
-    before = out.outputs
-    next(s for s in _find(panel, widgets.IntSlider) if s.description == "budget").value = 150
-    assert _redrawn(out, before)
+    before = chart(panel).spec
+    control(panel, "budget").value = 150
+    assert redrawn(panel, before)
+    assert chart(panel).spec == panels.targeting_spec(targeting.targeting(0, 150))
 
 
 def test_branches_panel_redraws_when_the_seed_moves_and_shows_a_latent_branch_per_check_setting():
     panel = panels.branches_panel(seed=1, budget=1000)
-    (out,) = _find(panel, widgets.Output)
-    (seed,) = _find(panel, widgets.BoundedIntText)
-    before = out.outputs
-    seed.value = 0
-    assert _redrawn(out, before)
-    (card,) = _find(panel, widgets.HTML)
-    (check,) = _find(panel, widgets.ToggleButtons)
+    before = chart(panel).spec
+    control(panel, "seed").value = 0
+    assert redrawn(panel, before)
+    expected = panels.branches_spec(branch_check.branch_row(0, 1000, False), branch_check.branch_row(0, 1000, True))
+    assert chart(panel).spec == expected
+    card = [w for w in walk(panel) if isinstance(w, widgets.HTML)][-1]
+    check = control(panel, "branch check")
     assert "latent bad branch" in card.value and "cannot launch" in card.value  # seed 0 without the check has one
     check.value = True
     assert "no program in the final database has a branch that cannot launch" in card.value
+
+
+def test_a_seed_the_panel_has_not_run_is_run_on_its_first_visit():
+    panel = panels.branches_panel(seed=0, budget=300)
+    control(panel, "seed").value = 12
+    expected = panels.branches_spec(branch_check.branch_row(12, 300, False), branch_check.branch_row(12, 300, True))
+    assert chart(panel).spec == expected and not error(panel)

@@ -1,38 +1,30 @@
 """Notebook 03's panel builds, redraws when a control moves, and shows errors instead of half-drawing.
 
-How fast it redraws is measured by benchmarks/ (profile_panels.py, bench_browser.py), never asserted here.
+How fast it redraws is measured by benchmarks/ (bench_panels.py, bench_browser.py), never asserted here.
 """
 
 import ipywidgets as widgets
 
+from toyhw.gemm.config import GemmConfig
 from toyhw.panels import gemm as gemm_panels
 
-
-def _walk(widget):
-    yield widget
-    for child in getattr(widget, "children", ()):
-        yield from _walk(child)
+from panel_widgets import chart, controls, error, redrawn, texts
 
 
 def test_gemm_panel_redraws_on_every_control():
     panel = gemm_panels.gemm_panel()
-    controls = {w.description: w for w in _walk(panel) if isinstance(w, (widgets.Dropdown, widgets.FloatLogSlider))}
-    assert set(controls) == {
-        "GPU",
-        "layer",
-        "M (tokens)",
-        "BLOCK_M",
-        "BLOCK_N",
-        "BLOCK_K",
-        "warps",
-        "stages",
-        "split_k",
-    }
-    assert controls["M (tokens)"].continuous_update is False
-    (out,) = [w for w in _walk(panel) if isinstance(w, widgets.Output)]
-    first = out.outputs
-    controls["M (tokens)"].value = 2048
-    assert out.outputs and out.outputs != first and "Error" not in str(out.outputs)
-    assert "image/png" in out.outputs[0]["data"]
-    controls["GPU"].value = "L40S"  # the expert's 5-stage config cannot launch there: shown, not an error
-    assert "Error" not in str(out.outputs)
+    found = {w.description: w for w in controls(panel) if isinstance(w, (widgets.Dropdown, widgets.FloatLogSlider))}
+    assert set(found) == {"GPU", "layer", "M (tokens)", "BLOCK_M", "BLOCK_N", "BLOCK_K", "warps", "stages", "split_k"}
+    assert found["M (tokens)"].continuous_update is False
+    for name, value in [("M (tokens)", 2048), ("BLOCK_N", 128), ("split_k", 2), ("layer", "8B o")]:
+        before = chart(panel).spec
+        found[name].value = value
+        assert redrawn(panel, before), name
+    found["GPU"].value = "L40S"  # the expert's 5-stage config cannot launch there: shown, not an error
+    assert not error(panel) and any(text.startswith("cannot launch (") for text in texts(chart(panel).spec))
+
+
+def test_the_red_box_follows_block_m_and_block_n():
+    spec = gemm_panels.explorer_figure("H100", "70B/8 qkv", 16, GemmConfig(64, 128, 128, 4, 3, 1)).spec
+    boxes = [m for m in spec["plots"][0]["marks"] if m["type"] == "rect" and m.get("stroke")]
+    assert [(b["x0"], b["y0"]) for b in boxes] == [(2.5, 1.5)]  # BLOCK_N 128 is column 3, BLOCK_M 64 row 2

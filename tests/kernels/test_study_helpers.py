@@ -92,3 +92,13 @@ def test_fix_failure_repairs_every_single_rule_failure_in_one_step():
         if len(failures.broken_rules(k.task, k.config)) == 1:
             fixed = proposers.fix_failure(k.feedback, k.config, random.Random(k.index))
             assert knobs.run_kernel(k.task, fixed).ok
+
+
+def test_a_benchmark_is_the_first_tasks_of_a_larger_one():
+    """The one-shot panel slices each seed's largest benchmark (toyhw.panels.fastp): task i and its kernel depend on
+    the seed and i alone."""
+    from toyhw.kernels import study
+
+    larger = study.one_shot(7, 300)
+    for n in (10, 120, 300):
+        assert study.one_shot(7, n) == study.OneShotReport(7, larger.kernels[:n])

@@ -46,7 +46,6 @@ NOT_RESULTS = [
     "`fb_worst3` only ever targets the three shapes with the lowest `vs_best`.",
     "Once the parent is at the best config seen on a shape",
     "It runs dry when fewer than three shapes have a known improvement",
-    "The panel redraws the figures of Sections 1 and 3",
     "Does that hold for every seed you try?",
     "* `vs_roofline` measures distance to a bound",
     "* A real LLM has no fixed rule for reading feedback",
@@ -161,6 +160,8 @@ def quotes() -> list[str]:
     layers = far_frame["shape"].str.rsplit(" M=", n=1).str[0].value_counts()
 
     return [
+        # the panel: the seeds it runs when it is made (toyhw.panels.evolution.feedback_panel)
+        f"Seeds {ablations.SEEDS[0]}-{ablations.SEEDS[-1]} were run",
         # introduction: notebook 04's result, recomputed here (medians over seeds 0-4 after 1000 programs)
         _holds(
             med["full"] > med["fb_roofline"] and med["full"] > med["no_feedback"],

@@ -37,7 +37,6 @@ NOT_RESULTS = [
     "The source is parsed and never run",
     "Check it, fix it, then try to beat the expert",
     "Below, switch the **branch check** to see a program",
-    "Each new seed or budget runs the search twice",
     "Does a larger budget leave more or fewer programs with a bad branch",
     "The figure and card above are the panel's starting state",
     "A bad branch stays only while its program is among its island's best",
@@ -146,6 +145,8 @@ def choose(M, N, K):
     hidden, ffn = shapes_lib.ALL_LAYERS["405B o"][0], shapes_lib.ALL_LAYERS["405B down"][1]
 
     return [
+        # the panel: the seeds it runs when it is made (toyhw.panels.evolution.branches_panel)
+        f"Seeds {SEEDS[0]}-{SEEDS[-1]} were run when the panel appeared",
         # introduction
         f"running its kernels on the {len(ctx.train)} training shapes",
         f"crashes on {len(ctx.new)} new shapes",

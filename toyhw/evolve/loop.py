@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Optional
+from typing import Callable, Mapping, Optional, Sequence
 
 from toyhw import checks
 from toyhw.evolve.config import DEFAULT, EvolveConfig
@@ -64,6 +64,22 @@ class LineageStep:
 
 
 @dataclass(frozen=True)
+class Checkpoint:
+    """The run as it stood after `budget` proposals: what a run with that budget returns in these fields.
+
+    Why: a run proposes its programs one after another and nothing it does depends on the budget, so the run with
+    budget b is the first b steps of a longer run with the same seed. A panel that shows several budgets of one seed
+    takes them from one run instead of one run each (tests/evolve checks them against runs of their own).
+    """
+
+    budget: int
+    best: tuple[Program, float]
+    programs: tuple[Program, ...]
+    n_added: int
+    n_added_bad_branch: int
+
+
+@dataclass(frozen=True)
 class EvolveResult:
     """What one evolution run produced.
 
@@ -78,6 +94,7 @@ class EvolveResult:
         statuses: how many proposals ended "ok", "bad branch", "crash", "cascade" or "invalid" (the LLM's reply
             gave no program: counted like a crash, a step spent and nothing added; only a real model's replies can).
         mix: the final share of each edit kind (the meta prompt's emphasis).
+        checkpoints: {budget: Checkpoint} for each budget of `evolve`'s `checkpoints` (empty unless asked).
     """
 
     history: tuple[float, ...]
@@ -89,6 +106,7 @@ class EvolveResult:
     kernel_runs: int
     statuses: Mapping[str, int]
     mix: Mapping[str, float] = field(default_factory=dict)
+    checkpoints: Mapping[int, "Checkpoint"] = field(default_factory=dict)
 
     def __getitem__(self, key: str):
         # the lecture script reads results like dicts, in its own words: out["history"], out["bench_runs"]
@@ -164,6 +182,17 @@ def check_budget(budget: int) -> None:
     checks.check_budget("budget", budget)
 
 
+def checkpoint_budgets(budgets: Sequence[int]) -> list[int]:
+    """Return `budgets` sorted without repeats, each checked (check_budget); raise ValueError for none: the budgets
+    a caller wants one run's checkpoints at (its last is the run's budget)."""
+    for budget in budgets:
+        check_budget(budget)
+    wanted = sorted(set(budgets))
+    if not wanted:
+        raise ValueError("budgets is empty; give at least one budget")
+    return wanted
+
+
 def evolve(
     evaluator: Evaluator,
     budget: int,
@@ -172,11 +201,16 @@ def evolve(
     llm: Optional[ProposalStep] = None,
     config: EvolveConfig = DEFAULT,
     observer: Optional[Observer] = None,
+    checkpoints: Sequence[int] = (),
+    on_checkpoint: Optional[Callable[[Checkpoint], None]] = None,
 ) -> EvolveResult:
     """Return the result of proposing `budget` programs, starting from `config.initial` (default: the expert).
 
     `llm` is the proposal step (default: the full method's MockLLM); `config` the run's settings (EvolveConfig);
     `observer`, when given, is called after every proposal with its StepRecord (it only watches: the run is the same).
+    `checkpoints` are budgets up to `budget` at which the run's state is kept (EvolveResult.checkpoints);
+    `on_checkpoint`, when given, is called with each as it is made, while the evaluator is as it stood then (what it
+    has seen decides its per-shape feedback). Neither changes the run.
     """
     check_budget(budget)
     checks.check_seed("seed", seed)
@@ -199,6 +233,8 @@ def evolve(
     statuses = {"ok": 0, "bad branch": 0, "crash": 0, "cascade": 0, "invalid": 0}
     n_added = n_bad = 0
     best_configs = _BestConfigs(evaluator)
+    wanted = {checks.check_int("checkpoints", b, 1, budget, "the run's budget") for b in checkpoints}
+    kept: dict[int, Checkpoint] = {}
     for step in range(1, budget + 1):
         island = (step - 1) % n_islands
         parent, inspirations = db.sample(island, rng) if evolution else (root, ())
@@ -232,6 +268,10 @@ def evolve(
         if evolution and n_islands > 1 and step % migrate_every == 0:
             db.migrate()
         history.append(best.score)
+        if step in wanted:
+            kept[step] = Checkpoint(step, (best.program, best.score), tuple(db.programs()), n_added, n_bad)
+            if on_checkpoint is not None:
+                on_checkpoint(kept[step])
     return EvolveResult(
         tuple(history),
         (best.program, best.score),
@@ -242,4 +282,5 @@ def evolve(
         evaluator.kernel_runs,
         statuses,
         dict(mix.weights()),
+        kept,
     )

@@ -1,32 +1,65 @@
-"""What every panel shares: a redraw that never half-draws, and controls that fire on release."""
+"""What every panel shares: a chart the page draws, looked up by the controls' values, and controls that fire on
+release.
+
+Why a lookup: a panel's controls take few values (rounds, budgets, modes, variants, seeds), and what a state shows is
+a pure function of them. Each panel computes its numbers once (when it is made, or on a state's first visit) and keeps
+the description of every state it has drawn, so a move that returns to a state costs a dictionary lookup and the
+widget message; the page draws the description (toyhw.charts.widget).
+"""
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+import collections
+import html
+from typing import Any, Callable, Hashable
 
 import ipywidgets as widgets
 
-OUTPUT_HEIGHT = "460px"
+from toyhw.charts.widget import ChartWidget
+
+KEPT_STATES = 512
+"""Descriptions a panel keeps (the least recently shown go first): at some 5-40 kB each, at most a few MB a panel."""
 
 
-def output_area(height: str = OUTPUT_HEIGHT) -> widgets.Output:
-    """Return an Output of fixed height, so redraws do not make the page jump."""
-    return widgets.Output(layout=widgets.Layout(min_height=height))
+class ChartPanel:
+    """A panel's figure: `chart` (drawn by the page) and `error` (empty unless a state could not be drawn).
 
-
-def redraw(out: widgets.Output, render: Callable[[], Optional[dict]]) -> None:
-    """Replace `out`'s content with the output `render` returns (a display_data dict, e.g. a panel's PNG), in one
-    step; on an error show the error there instead.
-
-    Why: assigning the outputs at once never leaves the panel empty or half drawn between two states (no flicker),
-    works without a kernel (tests fire callbacks directly), and a callback's exception, which ipywidgets would
-    otherwise swallow into the browser console, is shown where the student is looking.
+    `describe(*key)` returns the chart description of the state `key` (a tuple of the controls' values); `show(key)`
+    sends it to the page, from the kept descriptions when the state was drawn before.
     """
-    try:
-        shown = render()
-        out.outputs = (shown,) if shown is not None else ()
-    except Exception as err:  # noqa: BLE001 - shown to the user, not hidden
-        out.outputs = ({"output_type": "stream", "name": "stderr", "text": f"Error: {type(err).__name__}: {err}\n"},)
+
+    def __init__(self, describe: Callable[..., dict[str, Any]]) -> None:
+        self.describe = describe
+        self.chart = ChartWidget()
+        self.error = widgets.HTML()
+        self.kept: collections.OrderedDict[Hashable, dict[str, Any]] = collections.OrderedDict()
+
+    def spec(self, key: tuple) -> dict[str, Any]:
+        """Return the description of state `key`, made on its first visit and kept."""
+        if key in self.kept:
+            self.kept.move_to_end(key)
+            return self.kept[key]
+        spec = self.describe(*key)
+        self.kept[key] = spec
+        if len(self.kept) > KEPT_STATES:
+            self.kept.popitem(last=False)
+        return spec
+
+    def show(self, key: tuple) -> None:
+        """Draw state `key`; on an error show it under the chart, the chart left at the last state drawn.
+
+        Why the error is shown here: a callback's exception, which ipywidgets would otherwise send to the browser
+        console, is shown where the student is looking, and the chart never half draws.
+        """
+        try:
+            self.chart.spec = self.spec(key)
+            self.error.value = ""
+        except Exception as err:  # noqa: BLE001 - shown to the user, not hidden
+            self.error.value = f"<pre>Error: {html.escape(type(err).__name__)}: {html.escape(str(err))}</pre>"
+
+    def widgets(self) -> list[widgets.Widget]:
+        """Return the chart and the error line, to go under the panel's controls."""
+        return [self.chart, self.error]
 
 
 def connect(controls: list[widgets.Widget], callback: Callable[[], None]) -> None:

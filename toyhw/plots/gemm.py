@@ -88,8 +88,8 @@ def tile_cells(
     table: TimeTable, shape: Shape, block_k: int, num_warps: int, num_stages: int, split_k: int
 ) -> tuple[np.ndarray, list[TileCell]]:
     """Return the tile map's speeds (oracle time / time, NaN where no config launches; rows BLOCK_M, columns BLOCK_N)
-    and its cells in drawing order. One function for the plot and for the panel's in-place update
-    (toyhw.panels.tile_map_in_place), so both always show the same cells."""
+    and its cells in drawing order. One function for this plot and for the panel's chart (toyhw.panels.gemm), so
+    both always show the same cells."""
     bms, bns = gemm_config.FIELDS["block_m"], gemm_config.FIELDS["block_n"]
     best = table.oracle(shape)[1]
     speed = np.full((len(bms), len(bns)), np.nan)
@@ -123,10 +123,6 @@ def tile_map_title(shape: Shape, block_k: int, num_warps: int, num_stages: int, 
         f"{shape.label()}: time (us) per tile\nBLOCK_K={block_k}, warps={num_warps}, stages={num_stages}, "
         f"split_k={split_k}"
     )
-
-
-TILE_CELL = "tile cell"
-"""The gid of an unlaunchable cell's shade (so an in-place update finds them among the Axes' patches)."""
 
 
 @style.plot()
@@ -170,7 +166,7 @@ def tile_map(
 
 def tile_cell_shade(i: int, j: int, color: str) -> Rectangle:
     """Return the shade of an unlaunchable cell (row i, column j) of the tile map."""
-    return Rectangle((j - 0.5, i - 0.5), 1, 1, color=color, zorder=2, gid=TILE_CELL)
+    return Rectangle((j - 0.5, i - 0.5), 1, 1, color=color, zorder=2)
 
 
 def _wave_lines(ax: Axes, sms: int, max_blocks: int) -> None:

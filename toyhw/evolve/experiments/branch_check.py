@@ -13,7 +13,7 @@ from toyhw.gemm import shapes as shapes_lib
 from toyhw.evolve.experiments.ablations import BUDGET, SEEDS, context
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.shape_times import ShapeTimes
-from toyhw.evolve.loop import check_budget, evolve
+from toyhw.evolve.loop import Checkpoint, check_budget, checkpoint_budgets, evolve
 from toyhw.evolve.programs import Program
 
 
@@ -69,23 +69,44 @@ def _branch_row(seed: int, budget: int, check: bool) -> BranchRow:
     ctx = context()
     evaluator = Evaluator(ctx.train, ctx.table, check_all_branches=check)
     out = evolve(evaluator, budget, seed=seed)
-    programs = out.db.programs()
-    new = ShapeTimes(ctx.new, ctx.table)
+    return _row(seed, check, evaluator, out.db.programs(), out.n_added, out.n_added_bad_branch, out.best[0])
+
+
+def _row(
+    seed: int, check: bool, evaluator: Evaluator, programs: Sequence[Program], added: int, bad_added: int, best: Program
+) -> BranchRow:
+    """Return demo 3's row for a run's final database `programs` (and its counts and best program)."""
+    new = ShapeTimes(context().new, context().table)
     bad = [p for p in programs if evaluator.has_bad_branch(p)]
     crashing = [p for p in programs if not np.all(np.isfinite(new.program_times(p)))]
     # show a bad branch that bites if there is one, else one that is still latent on the new shapes too
     example = next((p for p in crashing if evaluator.has_bad_branch(p)), bad[0] if bad else None)
     return BranchRow(
-        seed,
-        check,
-        out.n_added,
-        out.n_added_bad_branch,
-        len(programs),
-        len(bad),
-        len(crashing),
-        evaluator.has_bad_branch(out.best[0]),
-        example,
+        seed, check, added, bad_added, len(programs), len(bad), len(crashing), evaluator.has_bad_branch(best), example
     )
+
+
+def branch_rows(seed: int, budgets: Sequence[int]) -> dict[tuple[int, bool], BranchRow]:
+    """Return {(budget, check): branch_row(seed, budget, check)} for every budget in `budgets`, both settings of the
+    check, from two runs (one per setting) to the largest budget.
+
+    Why: the run with budget b is the first b steps of the longer run (toyhw.evolve.loop.Checkpoint), so a panel
+    that shows many budgets of one seed gets the same rows for two runs instead of two per budget.
+    """
+    check_seed("seed", seed)
+    wanted = checkpoint_budgets(budgets)
+    ctx = context()
+    rows: dict[tuple[int, bool], BranchRow] = {}
+    for check in (False, True):
+        evaluator = Evaluator(ctx.train, ctx.table, check_all_branches=check)
+
+        def keep(point: Checkpoint, check: bool = check, evaluator: Evaluator = evaluator) -> None:
+            rows[point.budget, check] = _row(
+                seed, check, evaluator, point.programs, point.n_added, point.n_added_bad_branch, point.best[0]
+            )
+
+        evolve(evaluator, wanted[-1], seed=seed, checkpoints=wanted, on_checkpoint=keep)
+    return rows
 
 
 def branches(seeds: Sequence[int] = SEEDS, budget: int = BUDGET) -> dict[str, list[BranchRow]]:

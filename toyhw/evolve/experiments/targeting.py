@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
@@ -11,7 +12,7 @@ from toyhw.checks import check_seed
 from toyhw.evolve.experiments.ablations import context
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.llm import target_weights
-from toyhw.evolve.loop import check_budget, evolve
+from toyhw.evolve.loop import Checkpoint, check_budget, checkpoint_budgets, evolve
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,11 @@ def _targeting(seed: int, budget: int) -> Targeting:
     ctx = context()
     evaluator = Evaluator(ctx.train, ctx.table)
     out = evolve(evaluator, budget, seed=seed)
-    rows = tuple(evaluator.per_shape(out.best[0]))
+    return _summary(seed, budget, tuple(evaluator.per_shape(out.best[0])))
+
+
+def _summary(seed: int, budget: int, rows: tuple) -> Targeting:
+    """Return demo 2 read off the per-shape feedback `rows` on the best program of (seed, budget)."""
     by_roof = tuple(sorted(rows, key=lambda r: r.vs_roofline)[:5])
     by_best = tuple(sorted(rows, key=lambda r: r.vs_best)[:5])
     overlap = len({r.shape for r in by_roof} & {r.shape for r in by_best})
@@ -83,6 +88,25 @@ def _targeting(seed: int, budget: int) -> Targeting:
         by_best,
         overlap,
     )
+
+
+def targeting_budgets(seed: int, budgets: Sequence[int]) -> dict[int, Targeting]:
+    """Return {budget: targeting(seed, budget)} for every budget in `budgets`, from one run to the largest.
+
+    Why: a panel that shows many budgets of one seed would otherwise run the search once per budget; the run with
+    budget b is the first b steps of the longer run (toyhw.evolve.loop.Checkpoint), so the results are the same.
+    """
+    check_seed("seed", seed)
+    wanted = checkpoint_budgets(budgets)
+    ctx = context()
+    evaluator = Evaluator(ctx.train, ctx.table)
+    found: dict[int, Targeting] = {}
+
+    def keep(point: Checkpoint) -> None:
+        found[point.budget] = _summary(seed, point.budget, tuple(evaluator.per_shape(point.best[0])))
+
+    evolve(evaluator, wanted[-1], seed=seed, checkpoints=wanted, on_checkpoint=keep)
+    return found
 
 
 def clear_caches() -> None:
