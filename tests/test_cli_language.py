@@ -63,20 +63,81 @@ def test_language_of_one_call_does_not_leak_into_the_next(capsys, monkeypatch):
     assert i18n.language() == "en"
 
 
+ALLOWED = "languages: en, zh (any spelling of them, e.g. ZH, zh_CN, zh-Hans, en_US.UTF-8)"
+
+
 @pytest.mark.parametrize("command", cli.COMMANDS)
 def test_unknown_lang_is_one_line_naming_the_value_and_the_languages(command):
     proc = subprocess.run([sys.executable, "-m", "toyhw", command, "--lang", "fr"], capture_output=True, text=True)
     assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr == (f"python -m toyhw {command}: error: --lang = 'fr' is not allowed; languages: en, zh\n")
+    assert proc.stderr == f"python -m toyhw {command}: error: --lang = 'fr' is not allowed; {ALLOWED}\n"
 
 
-def test_unknown_environment_language_is_one_line_naming_the_variable():
+def test_unknown_environment_language_is_one_warning_and_the_english_table():
+    """As a shell does with a locale it lacks: one line naming the variable, then the command in English."""
     env = {**os.environ, i18n.ENV_VAR: "de"}
     proc = subprocess.run(
         [sys.executable, "-m", "toyhw", "fastp", "--tasks", "5"], capture_output=True, text=True, env=env
     )
-    assert proc.returncode == 2
-    assert proc.stderr == "python -m toyhw fastp: error: TOYHW_LANG = 'de' is not allowed; languages: en, zh\n"
+    assert proc.returncode == 0 and proc.stdout.startswith("One-shot kernels: ")
+    assert proc.stderr == f"toyhw: TOYHW_LANG = 'de' is not allowed; {ALLOWED}; showing en\n"
+
+
+@pytest.mark.parametrize("spelling", ["ZH", "zh_CN", "zh-Hans", "zh_CN.UTF-8"])
+def test_a_language_in_another_spelling_selects_it_by_option_and_variable(spelling, capsys, monkeypatch):
+    monkeypatch.delenv(i18n.ENV_VAR, raising=False)
+    assert run(capsys, "fastp", "--lang", spelling).splitlines()[-5:] == script_table()
+    monkeypatch.setenv(i18n.ENV_VAR, spelling)
+    assert run(capsys, "fastp").splitlines()[-5:] == script_table()
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1", "cp1252"])
+@pytest.mark.parametrize("command", ["fastp", "branches", "validate"])
+def test_chinese_on_a_terminal_that_cannot_show_it_is_one_line_before_any_work(command, encoding):
+    """Not a UnicodeEncodeError traceback after the run: refused at once, in English (the terminal cannot show
+    Chinese), with the ways out; --json (ASCII) and English still work there."""
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    proc = subprocess.run(
+        [sys.executable, "-m", "toyhw", command, "--lang", "zh"], capture_output=True, text=True, env=env
+    )
+    assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith(f"python -m toyhw {command}: error: --lang zh: ")
+    assert "cannot show the language's text" in proc.stderr and "PYTHONIOENCODING=utf-8" in proc.stderr
+    env_zh = {**env, i18n.ENV_VAR: "zh"}
+    proc = subprocess.run([sys.executable, "-m", "toyhw", command], capture_output=True, text=True, env=env_zh)
+    assert proc.returncode == 2 and proc.stderr.startswith(f"python -m toyhw {command}: error: TOYHW_LANG=zh: ")
+    quick = {"fastp": ["--tasks", "5"], "branches": ["--seeds", "0", "--budget", "20"], "validate": []}[command]
+    proc = subprocess.run(
+        [sys.executable, "-m", "toyhw", command, *quick, "--lang", "zh", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert proc.returncode == 0 and json.loads(proc.stdout) and proc.stderr == ""
+    proc = subprocess.run([sys.executable, "-m", "toyhw", command, *quick], capture_output=True, text=True, env=env)
+    assert proc.returncode == 0 and proc.stderr == ""
+
+
+def test_the_c_locale_gets_output_it_can_show_or_one_line():
+    """LANG=C: Python reads it as UTF-8 (PEP 538/540), so the table prints; never a traceback."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONIOENCODING", "PYTHONUTF8")}
+    env.update(LANG="C", LC_ALL="C")
+    proc = subprocess.run(
+        [sys.executable, "-m", "toyhw", "fastp", "--tasks", "5", "--lang", "zh"], capture_output=True, env=env
+    )
+    assert "Traceback" not in proc.stderr.decode(errors="replace")
+    assert (proc.returncode, proc.stderr) == (0, b"") or (proc.returncode == 2 and proc.stderr.count(b"\n") == 1)
+
+
+def test_an_english_character_the_terminal_lacks_is_shown_as_a_question_mark(monkeypatch, capsys):
+    import io
+
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="ascii")
+    monkeypatch.setattr(sys, "stdout", out)
+    assert cli._write("branches", "bad branches — none") == 0
+    assert raw.getvalue() == b"bad branches ? none\n"
 
 
 def test_pad_counts_a_wide_character_as_two_columns():

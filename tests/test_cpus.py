@@ -98,24 +98,65 @@ def test_no_cgroup_files_mean_no_quota(tmp_path):
     assert cpus.available(tmp_path, environ={}) == cpus.affinity()
 
 
-def test_the_override_wins_and_bad_values_are_refused_by_name(tmp_path):
+@pytest.fixture
+def fresh_warnings():
+    """Forget which bad values were already warned about (the warning is once per value)."""
+    cpus._warn.cache_clear()
+    yield
+    cpus._warn.cache_clear()
+
+
+def test_the_override_wins(tmp_path):
     root = v2(tmp_path, "100000 100000\n")
     assert cpus.available(root, environ={"TOYHW_WORKERS": "3"}) == 3
-    for bad in ("0", "-2", "two", "1.5"):
-        with pytest.raises(ValueError, match=rf"TOYHW_WORKERS = '{bad}' is not allowed; it must be an integer >= 1"):
-            cpus.available(root, environ={"TOYHW_WORKERS": bad})
+    assert cpus.available(root, environ={"TOYHW_WORKERS": " 3 "}) == 3
+    assert cpus.available(root, environ={"TOYHW_WORKERS": "  "}) == 1  # blank: unset
 
 
-def test_the_sweep_sizes_its_default_pool_from_here(monkeypatch):
+BAD = ["0", "-2", "two", "abc", "1.5", "1_000", "+3", "0x10", "١٢", "３", "1e3", "9" * 6000]
+"""Refused: not a positive integer, or not in ASCII digits (int() reads Arabic-Indic "١٢", full-width "３" and
+"1_000"), or beyond every bound."""
+
+
+@pytest.mark.parametrize("bad", BAD)
+def test_a_bad_override_is_one_line_naming_the_value_cut_and_what_is_allowed(bad, tmp_path, capsys, fresh_warnings):
+    root = v2(tmp_path, "100000 100000\n")
+    with pytest.raises(ValueError) as err:
+        cpus.check_override(bad, 256)
+    shown = repr(bad) if len(bad) <= 40 else f"{bad[:40]!r}... ({len(bad):,} characters)"
+    assert str(err.value) == (
+        f"TOYHW_WORKERS = {shown} is not allowed; it must be an integer >= 1 and <= 256 in ASCII digits (the worker "
+        "processes of a sweep), or unset"
+    )
+    assert cpus.available(root, environ={"TOYHW_WORKERS": bad}, most=256) == 1  # what the quota grants
+    assert cpus.available(root, environ={"TOYHW_WORKERS": bad}, most=256) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1  # one line, once
+    assert err.startswith(f"toyhw: TOYHW_WORKERS = {shown} is not allowed") and len(err) < 300
+    assert err.endswith("; ignored: sweeps use the CPUs this process may use\n")
+
+
+def test_the_sweep_sizes_its_default_pool_from_here(monkeypatch, capsys, fresh_warnings):
     monkeypatch.setenv("TOYHW_WORKERS", "1")
     assert sweep.default_workers() == 1
     monkeypatch.setenv("TOYHW_WORKERS", "5")
     assert sweep.default_workers() == 5
     monkeypatch.setenv("TOYHW_WORKERS", "257")
-    with pytest.raises(
-        ValueError, match=r"TOYHW_WORKERS = '257' is not allowed; it must be an integer >= 1 and <= 256"
-    ):
-        sweep.default_workers()
+    assert sweep.default_workers() == min(cpus.available(environ={}), 256)
+    assert "TOYHW_WORKERS = '257' is not allowed; it must be an integer >= 1 and <= 256" in capsys.readouterr().err
+
+
+def test_a_notebooks_study_runs_under_a_bad_override_with_one_line(tmp_path):
+    """`TOYHW_WORKERS=abc` once made a notebook's sweep raise: the study runs, one line says why the value was
+    ignored."""
+    env = {**os.environ, "TOYHW_WORKERS": "abc"}
+    code = (
+        "from toyhw.evolve.experiments import sweep\n"
+        "print(len(sweep.ablation_study(['full'], [0, 1], 20, workers=None).runs['full']))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.split() == ["2"]
+    assert out.stderr.count("\n") == 1 and out.stderr.startswith("toyhw: TOYHW_WORKERS = 'abc' is not allowed")
 
 
 # Run in a fresh process: the sweep's default pool, with process pools made to fail, over a 2-job study.

@@ -107,3 +107,43 @@ def test_paper_figures_carry_the_numbers_the_notebooks_quote():
         "asi_speedup_over_opentuner": 3.8,
         "alphaevolve_kernel_speedup_percent": 23,
     }
+
+
+def _cut_copy(tmp_path: pathlib.Path, text: str) -> pathlib.Path:
+    path = tmp_path / "gemm_measurements.csv"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("where", ["notes", "timing_notes", "gpu_as_stated"])
+def test_a_measurements_file_cut_inside_a_quoted_field_is_refused(tmp_path: pathlib.Path, where: str):
+    """Cut in its last field (notes) the row once read as whole, its text silently short; cut anywhere in a quote,
+    the reader names the row where the quote opened."""
+    text = (data.DATA_DIR / "gemm_measurements.csv").read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    row = 5  # line 5 of the file: the fourth measurement
+    start = sum(len(line) for line in lines[: row - 1])
+    column = data.MEASUREMENT_COLUMNS.index(next(c for c in data.MEASUREMENT_COLUMNS if c.name == where))
+    fields = next(csv.reader([lines[row - 1]]))
+    assert fields[column] and f'"{fields[column][:20]}' in lines[row - 1], "the field is quoted in the file"
+    cut = text[: start + lines[row - 1].index(f'"{fields[column][:20]}') + 10]
+    path = _cut_copy(tmp_path, cut)
+    with pytest.raises(data.DataError) as err:
+        data.read_table(path, data.MEASUREMENT_COLUMNS, data._ROW_CHECKS["gemm_measurements.csv"])
+    assert str(err.value) == (
+        f"gemm_measurements.csv, line {row}: a quoted field opened in this row is never closed (the file ends inside "
+        f"it, on line {row}): the file is cut, or a quote is missing"
+    )
+
+
+def test_text_after_a_closing_quote_is_refused_naming_the_line(tmp_path: pathlib.Path):
+    text = (data.DATA_DIR / "gemm_measurements.csv").read_text(encoding="utf-8")
+    path = _cut_copy(tmp_path, text.replace('"torch.mm(A,B,out=C)', '"torch.mm"x(A,B,out=C)', 1))
+    with pytest.raises(data.DataError, match=r"^gemm_measurements.csv, line 2: not a readable CSV row \(',' expected"):
+        data.read_table(path, data.MEASUREMENT_COLUMNS)
+
+
+def test_the_whole_measurements_file_reads_as_before_under_the_strict_reader(tmp_path: pathlib.Path):
+    text = (data.DATA_DIR / "gemm_measurements.csv").read_text(encoding="utf-8")
+    rows = data.read_table(_cut_copy(tmp_path, text), data.MEASUREMENT_COLUMNS)
+    assert rows == data.measurement_rows()

@@ -4,10 +4,16 @@ Each command lives in its own module under `toyhw/commands/` with four names: `H
 `run(args) -> dict` (the JSON object, a stable contract that tests and scripts rely on) and `render(result) -> str`
 (the readable table). This file only wires them together and turns what can go wrong into one line on stderr:
 
-- bad input (an option's value, an unknown name, a broken data file, an unknown `--lang` or TOYHW_LANG): the reason,
-  exit code 2;
+- bad input (an option's value, an unknown name, a broken data or catalogue file, an unknown `--lang`, a `--lang`
+  whose script the output's encoding cannot show): the reason, exit code 2 (an unknown TOYHW_LANG is a warning and
+  English, as in a notebook: toyhw.i18n says why);
 - Ctrl-C: "interrupted", exit code 130 (the shell's convention for SIGINT);
-- a closed output pipe (`python -m toyhw fastp --json | head -c1`): nothing more, as Python's documentation advises.
+- a closed output pipe (`python -m toyhw fastp --json | head -c1`): nothing more, as Python's documentation advises;
+- output that cannot be written (a full disk, a closed stdout): the reason, exit code 1.
+
+A value shaped like an API key is never echoed: every error line has such words replaced by "***" (a key pasted in
+the wrong place, e.g. as `--model`, which toyhw.evolve.bridge.endpoint refuses without quoting it). An English table
+on a terminal that cannot show one of its characters (an ASCII one and a dash) gets "?" for it.
 
 Why the commands are imported lazily: a command module imports its heavy modules (numpy, the GEMM config space, the
 evolution code) inside its functions, and only the chosen command's arguments are added to the parser; so
@@ -48,13 +54,14 @@ class _Formatter(argparse.HelpFormatter):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse's parser, without repeating the option's name before our messages ("argument --seed: --seed = ...")."""
+    """argparse's parser, without repeating the option's name before our messages ("argument --seed: --seed = ..."),
+    and with key-shaped words left out of its messages (argparse quotes unrecognized arguments)."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(formatter_class=_Formatter, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        super().error(re.sub(r"^argument (\S+): (?=\1 = )", "", message))
+        super().error(_scrub(re.sub(r"^argument (\S+): (?=\1 = )", "", message)))
 
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
@@ -86,15 +93,69 @@ def _run(argv: list[str]) -> int:
     module = command_module(args.command)
     try:
         with i18n.using(_language(args.lang)):
+            if not args.json:
+                _check_encoding(args.lang)
             result = module.run(args)
             text = _json(result) if args.json else module.render(result)
     except (ValueError, KeyError, TypeError) as err:  # bad input, an unknown name, a broken data file
         message = err.args[0] if isinstance(err, KeyError) and err.args else err
-        print(f"python -m toyhw {args.command}: error: {_short(str(message))}", file=sys.stderr)
+        _say(f"python -m toyhw {args.command}: error: {_short(_scrub(str(message)))}")
         return 2
-    print(text)
-    sys.stdout.flush()  # here, where a closed pipe is caught, not at exit
+    return _write(args.command, text)
+
+
+def _say(line: str) -> None:
+    """Write one line on stderr, if there is a stderr to write to (a closed one is None; a full disk fails)."""
+    try:
+        if sys.stderr is not None:
+            print(line, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+
+
+def _check_encoding(option: Optional[str]) -> None:
+    """Raise ValueError when stdout's encoding cannot show the language's script (Chinese in ASCII or latin-1)."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        i18n.t("language.name").encode(encoding)
+    except UnicodeEncodeError:
+        given = f"--lang {option}" if option is not None else f"{i18n.ENV_VAR}={i18n.language()}"
+        raise ValueError(
+            f"{given}: the output's encoding ({encoding}) cannot show the language's text; run in a UTF-8 terminal "
+            "(or set PYTHONIOENCODING=utf-8), or use --lang en or --json"
+        ) from None
+    except LookupError:  # an encoding Python does not know: let printing say so
+        pass
+
+
+def _write(command: str, text: str) -> int:
+    """Print `text` on stdout; return 0, or 1 after one line on stderr when it cannot be written."""
+    if sys.stdout is None:
+        _say(f"python -m toyhw {command}: error: cannot write the output: stdout is closed")
+        return 1
+    try:
+        text.encode(sys.stdout.encoding or "utf-8")
+    except UnicodeEncodeError:  # a character the terminal's encoding lacks (a dash on an ASCII one): "?" for it
+        sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
+    except (LookupError, AttributeError):
+        pass
+    try:
+        print(text)
+        sys.stdout.flush()  # here, where a closed pipe or a full disk is caught, not at exit
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        _silence_stdout()
+        _say(f"python -m toyhw {command}: error: cannot write the output ({err.strerror or err})")
+        return 1
     return 0
+
+
+def _scrub(message: str) -> str:
+    """Return `message` with every word shaped like an API key replaced by "***"."""
+    from toyhw.evolve.bridge.endpoint import looks_like_key  # only when there is an error: start-up time matters
+
+    return re.sub(r"[^\s'\",;:()=]+", lambda m: "***" if looks_like_key(m.group(0)) else m.group(0), message)
 
 
 MAX_ERROR_CHARS = 1_000
@@ -137,7 +198,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return _run(argv)
     except KeyboardInterrupt:
         command = argv[0] if argv and argv[0] in COMMANDS else ""
-        print(f"{f'python -m toyhw {command}'.rstrip()}: interrupted", file=sys.stderr)
+        _say(f"{f'python -m toyhw {command}'.rstrip()}: interrupted")
         return 130
     except BrokenPipeError:
         _silence_stdout()

@@ -16,14 +16,22 @@ A quota is rounded up to whole CPUs: 1.5 CPUs of quota run two workers at 1.5 CP
 leave half a CPU idle; a quota under one CPU still gets one worker. `TOYHW_WORKERS` overrides all of it (a hub's
 administrator sets it in the users' environment; a lecturer sets it to try another pool size).
 
+Why a bad TOYHW_WORKERS is a warning, not an error: it is read by every sweep, so an error would fail every study cell
+and panel of a notebook until the kernel is restarted; the pool's size changes how fast a study runs, never its
+results. So `available` writes one line on stderr (once per value) naming the value and what is allowed, and uses
+what it detects. Only ASCII digits are read: `int()` would also take "١٢" (Arabic-Indic) or "1_000".
+
 Every path is read below `root`, so a test can lay fake `/proc/self` and `/sys/fs/cgroup` files in a folder.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import pathlib
+import re
+import sys
 from typing import Mapping, Optional
 
 ENV_VAR = "TOYHW_WORKERS"
@@ -36,12 +44,15 @@ def available(
     """Return the worker processes a pool should start: `TOYHW_WORKERS` if set, else the CPUs this process may use
     (the smaller of its affinity mask and its cgroup CPU quota rounded up), at least 1 and at most `most` if given.
 
-    Raises ValueError naming TOYHW_WORKERS when it is set to anything but an integer from 1 to `most`.
+    A TOYHW_WORKERS that is not an integer from 1 to `most` in ASCII digits is ignored after one line on stderr
+    naming it (the module docstring says why).
     """
     environ = os.environ if environ is None else environ
     override = environ.get(ENV_VAR, "").strip()
     if override:
-        return _check_override(override, most)
+        value = _override(override, most)
+        if value is not None:
+            return value
     cpus = affinity()
     limit = quota(root)
     if limit is not None:
@@ -64,18 +75,40 @@ def quota(root: str | os.PathLike = "/") -> Optional[float]:
     return min(limits) if limits else None
 
 
-def _check_override(text: str, most: Optional[int]) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
+MAX_SHOWN_CHARS = 40
+"""How much of a bad TOYHW_WORKERS the warning quotes."""
+
+
+def check_override(text: str, most: Optional[int] = None) -> int:
+    """Return TOYHW_WORKERS's `text` as a worker count: an integer from 1 to `most` in ASCII digits; else ValueError
+    naming the variable, the value (cut to MAX_SHOWN_CHARS) and what is allowed."""
+    digits = text.strip()
+    value = int(digits) if re.fullmatch(r"[0-9]{1,9}", digits) else 0  # beyond 9 digits it is above every bound
     if value < 1 or (most is not None and value > most):
+        shown = (
+            repr(text) if len(text) <= MAX_SHOWN_CHARS else f"{text[:MAX_SHOWN_CHARS]!r}... ({len(text):,} characters)"
+        )
         bound = f" and <= {most:,}" if most is not None else ""
         raise ValueError(
-            f"{ENV_VAR} = {text!r} is not allowed; it must be an integer >= 1{bound} (the worker "
-            "processes of a sweep), or unset to use the CPUs this process may use"
+            f"{ENV_VAR} = {shown} is not allowed; it must be an integer >= 1{bound} in ASCII digits (the worker "
+            "processes of a sweep), or unset"
         )
     return value
+
+
+def _override(text: str, most: Optional[int]) -> Optional[int]:
+    """Return `check_override(text, most)`, or None after one line on stderr when it refuses the value."""
+    try:
+        return check_override(text, most)
+    except ValueError as err:
+        _warn(str(err))
+        return None
+
+
+@functools.lru_cache(maxsize=8)
+def _warn(message: str) -> None:
+    """Write `message` on stderr, once per message (a notebook's every sweep reads the variable)."""
+    print(f"toyhw: {message}; ignored: sweeps use the CPUs this process may use", file=sys.stderr)
 
 
 def _read(path: pathlib.Path) -> Optional[str]:

@@ -6,8 +6,9 @@ column, and a schema package would be one more dependency for a few small files;
 Why a module of its own: the pack's data files (toyhw.data declares their schemas) are small but every number in them
 ends up in a lecture, so the reader refuses anything it cannot trust - bytes that are not UTF-8, a misspelled, missing
 or repeated column, a row with the wrong number of fields, a value of the wrong type or outside its physical bounds,
-a repeated key, an empty file - with a DataError that names the file, the line and the column. Generic: it knows no
-file of the pack.
+a repeated key, an empty file, a quote left open (a file cut inside a quoted field: the csv module, unless strict,
+would read the rest as the field's text) - with a DataError that names the file, the line and the column. Generic: it
+knows no file of the pack.
 """
 
 from __future__ import annotations
@@ -152,16 +153,18 @@ def read_table(
     """Return the rows of the CSV at `path`, each value converted by its column; raise DataError naming file, line
     and column for anything the schema does not allow (see the module docstring) or `check_row` refuses."""
     name = path.name
-    reader = csv.reader(io.StringIO(_decode(path), newline=""))
+    reader = csv.reader(io.StringIO(_decode(path), newline=""), strict=True)
     by_name = {c.name: c for c in columns}
     rows: list[dict[str, Value]] = []
     seen: dict[str, dict[object, int]] = {c.name: {} for c in columns if c.unique}
+    line = 0  # the last line of the last row read: the next row starts on the line after it
     try:
         header = next((record for record in reader if any(f.strip() for f in record)), None)  # blank lines skipped
         if header is None:
             raise DataError(f"{name}: the file is empty; expected a header line with the columns {', '.join(by_name)}")
         fields = [f.strip() for f in header]
         _header(f"{name}, line {reader.line_num}", fields, columns)
+        line = reader.line_num
         for record in reader:
             line = reader.line_num
             if not record or not any(f.strip() for f in record):
@@ -193,6 +196,11 @@ def read_table(
                 raise DataError(f"{name}, line {line}, column {column_name!r}: {row[column_name]!r} {why}")
             rows.append({c.name: row[c.name] for c in columns})
     except csv.Error as err:
+        if "end of data" in str(err):  # EOF inside a quoted field: say where the field began
+            raise DataError(
+                f"{name}, line {line + 1}: a quoted field opened in this row is never closed (the file ends inside "
+                f"it, on line {reader.line_num}): the file is cut, or a quote is missing"
+            ) from None
         raise DataError(f"{name}, line {reader.line_num}: not a readable CSV row ({err})") from None
     if not rows:
         raise DataError(f"{name}: no rows under the header; the file needs at least one")

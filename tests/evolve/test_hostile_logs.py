@@ -235,3 +235,55 @@ def test_the_readme_quotes_the_limits_the_code_has():
     assert f"longer than {MAX_REPLY_CHARS:,} characters" in section
     assert f"first {LOG_PREFIX_CHARS:,} characters" in section
     assert f"at most\n  {MAX_LOG_BYTES // 2**20} MB" in section or f"at most {MAX_LOG_BYTES // 2**20} MB" in section
+
+
+def raw_edited(recorded, tmp_path, line, old, new):
+    """Return a copy of the log with the text `old` of its line `line` replaced by `new` (JSON no writer makes)."""
+    lines = recorded.read_text().splitlines()
+    assert old in lines[line - 1]
+    lines[line - 1] = lines[line - 1].replace(old, new, 1)
+    path = tmp_path / "raw.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+KEY = "sk-proj-Qx7vT2mZ9kLp4Rw8Yb3Nc6Hd1Fg5Js0A"
+HOSTILE_VALUES = [  # (line, text replaced, by, what the one line says after "FILE, line N: ")
+    (1, '"budget": 2', '"budget": 0', "the header's budget = 0 is not allowed; it must be an integer >= 1"),
+    (1, '"budget": 2', '"budget": -5', "the header's budget = -5 is not allowed; it must be an integer >= 1"),
+    (1, '"budget": 2', '"budget": 1' + "0" * 4000, "a number of 4,001 digits (1000000000"),
+    (1, '"budget": 2', '"budget": ' + "9" * 6000, "a number of 6,000 digits (9999999999"),
+    (1, '"budget": 2', '"budget": 1e400', "1e400 is not allowed; it is beyond a float's range"),
+    (1, '"budget": 2', '"budget": NaN', "NaN is not allowed; a log's numbers are finite"),
+    (1, '"seed": 3', '"seed": -1', "the header's seed = -1 is not allowed; a seed must be an integer >= 0"),
+    (1, '"seed": 3', '"seed": ' + "7" * 6000, "a number of 6,000 digits (7777777777"),
+    (1, '"seed": 3', '"seed": 4294967296', "the header's seed = 4294967296 is not allowed"),
+    (
+        1,
+        '"variant": "fb_roofline"',
+        '"variant": "nonesuch"',
+        "the header's variant = 'nonesuch' is not allowed; known: full",
+    ),
+    (1, '"variant": "fb_roofline"', '"variant": "' + "x" * 500 + '"', "the header's variant = 'xxxxxxxx"),
+    (1, '"seed": 3', '"seed": 3, "seed": 4', "the key 'seed' appears twice in one record"),
+    (2, '"step": 1', '"step": 1, "reply": "a", "reply": "b"', "the key 'reply' appears twice in one record"),
+    (2, '"role": "system"', '"role": "system", "role": "user"', "the key 'role' appears twice in one record"),
+    (2, '"step": 1', '"step": true', "expected the record of call 1"),
+    (1, '"model": "m"', f'"model": "{KEY}"', "endpoint.model is not allowed: it is shaped like an API key"),
+    (2, '"model": "m"', f'"model": "{KEY}"', "model is not allowed: it is shaped like an API key"),
+]
+
+
+@pytest.mark.parametrize("line, old, new, message", HOSTILE_VALUES)
+def test_a_hostile_value_is_the_logs_fault_in_one_short_line(line, old, new, message, recorded, tmp_path, capsys):
+    """Not Python's own message, not as if the reader's option were wrong: the file, the line, the value cut to a
+    few dozen characters (a key: not at all); the log is left as it was."""
+    path = raw_edited(recorded, tmp_path, line, old, new)
+    before = path.read_bytes()
+    err = error_line(capsys, "evolve", "--replay", str(path))
+    assert err.startswith(f"python -m toyhw evolve: error: {path}, line {line}: {message}"), err
+    assert len(err) < len(str(path)) + 330 and "--budget" not in err and "--seed" not in err
+    assert KEY[3:] not in err and "Exceeds the limit" not in err and "sys.set_int_max_str_digits" not in err
+    assert path.read_bytes() == before
+    assert cli.main(["evolve", "--replay", str(recorded), "--json"]) == 0  # the log it came from still replays
+    capsys.readouterr()

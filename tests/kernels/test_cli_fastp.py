@@ -114,4 +114,62 @@ def test_ctrl_c_prints_one_line_and_exits_130():
         interrupt.wait_until_computing(proc)  # started and computing (the whole table would take hours)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and err == "python -m toyhw fastp: interrupted\n" and out == ""
+    assert proc.returncode == 130 and out == ""
+    assert err.splitlines() == [LONG_RUN, "python -m toyhw fastp: interrupted"]
+
+
+LONG_RUN = (
+    "4,000,000,000 optimization rounds to run (tasks x the sum of --rounds x 4 modes): this takes a while; a "
+    "progress bar is drawn when stderr is a terminal"
+)
+"""What `fastp --tasks 100000 --rounds 10000` (within the limits, hours of work) says first on a stderr that is not
+a terminal."""
+
+
+class _Terminal:
+    """A stderr that says it is a terminal (tqdm draws its bar on it) and keeps what is written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_long_run_draws_a_bar_over_its_rounds_on_a_terminal_and_the_numbers_do_not_move(capsys, monkeypatch):
+    from toyhw.commands import fastp
+
+    assert cli.main(["fastp", "--json", "--tasks", "40", "--rounds", "5,20"]) == 0
+    quiet = json.loads(capsys.readouterr().out)
+    terminal = _Terminal()
+    monkeypatch.setattr(fastp, "BAR_WORK", 100)
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert cli.main(["fastp", "--json", "--tasks", "40", "--rounds", "5,20"]) == 0
+    assert json.loads(capsys.readouterr().out) == quiet
+    last = terminal.text.split("\r")[-1]
+    assert last.startswith("optimization rounds: 100%") and "4.00k/4.00k" in last  # 40 tasks x 25 rounds x 4 modes
+
+
+def test_a_long_run_says_what_is_to_come_in_one_line_off_a_terminal(capsys, monkeypatch):
+    from toyhw.commands import fastp
+
+    monkeypatch.setattr(fastp, "BAR_WORK", 100)
+    assert cli.main(["fastp", "--json", "--tasks", "40", "--rounds", "5,20"]) == 0
+    err = capsys.readouterr().err
+    assert err == LONG_RUN.replace("4,000,000,000", "4,000") + "\n"
+
+
+def test_the_largest_run_the_limits_allow_says_so_within_seconds():
+    """`--tasks 100000 --rounds 10000` once ran for minutes in silence: its first line comes before any work."""
+    with interrupt.stopped(
+        ["fastp", "--tasks", "100000", "--rounds", "10000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as proc:
+        line = interrupt.wait_for_text(proc.stderr.fileno(), "\n", timeout=60)
+    assert line == LONG_RUN + "\n"

@@ -23,6 +23,7 @@ import os
 import random
 from typing import Callable, Mapping, Optional, Sequence
 
+from toyhw.evolve import variants
 from toyhw.evolve.bridge.chatlog import LOG_PREFIX_CHARS, LogError, LogWriter, read_log
 from toyhw.evolve.bridge.endpoint import Attempt, ChatClient, Endpoint, EndpointUnavailable, Reply
 from toyhw.evolve.llm import Feedback, ProgramWithTimes, Proposal, failed_proposal
@@ -172,7 +173,7 @@ class ReplayLLM(PromptedLLM):
     def __init__(
         self, path: str | os.PathLike, settings: Optional[PromptSettings] = None, gpu: GPU | str = "H100"
     ) -> None:
-        header, records = read_log(path, [f.name for f in dataclasses.fields(PromptSettings)])
+        header, records = read_log(path, [f.name for f in dataclasses.fields(PromptSettings)], variants.available())
         try:
             logged = PromptSettings(**header["settings"])
         except (TypeError, ValueError) as err:

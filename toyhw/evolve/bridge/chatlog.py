@@ -9,8 +9,11 @@ Call:   {"kind": "call", "step", "messages", "reply", "error", "finish_reason", 
          "description", "operator"} - reply None when no try got one; outcome "ok" or "failed" (no program). A reply
          longer than the pack reads keeps its first LOG_PREFIX_CHARS characters, with its length as "reply_chars".
 
-Reading is strict (`read_log`): a regular file of at most MAX_LOG_BYTES, UTF-8, every field of the type the writer
-gives it; anything else is refused with one line naming the file, the line and the field.
+Reading is strict (`read_log`): a regular file of at most MAX_LOG_BYTES, UTF-8, one JSON object per line with each
+key once, every field of the type the writer gives it, the header's seed, budget and variant ones a run can have, no
+number longer than MAX_NUMBER_DIGITS and no model name shaped like an API key; anything else is refused with one
+line naming the file, the line and the field, the value cut to SHOWN_CHARS. A header's bad budget is the log's, not
+the reader's option: the message says so.
 """
 
 from __future__ import annotations
@@ -21,18 +24,25 @@ import stat
 import tempfile
 from typing import Iterable, Mapping, Optional
 
+from toyhw import checks
+from toyhw.evolve.bridge.endpoint import looks_like_key
+
 FORMAT = "toyhw-llm-log/1"
 LOG_PREFIX_CHARS = 10_000
 """How much of a reply longer than the pack reads the log keeps (its length is logged too)."""
 MAX_LOG_BYTES = 512 * 1024 * 1024
 """The largest log read: 1,000 calls of a 20k-character prompt and a reply at the limit are about 150 MB."""
+MAX_NUMBER_DIGITS = 20
+"""The longest integer a log holds: its numbers are steps, seeds (at most 10 digits), budgets and HTTP statuses."""
+SHOWN_CHARS = 40
+"""How much of a bad value an error message quotes."""
 
 
 class LogError(ValueError):
     """A log that cannot be written or read; the message names the file (and the line)."""
 
 
-def _shown(value: object, limit: int = 80) -> str:
+def _shown(value: object, limit: int = SHOWN_CHARS) -> str:
     text = repr(value)
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
@@ -52,11 +62,12 @@ class LogWriter:
             self._file = open(self.path, "x+", encoding="utf-8")
         except FileExistsError:
             raise LogError(
-                f"log {_shown(self.path)} exists; a recorded run is not overwritten: choose another file or delete it"
+                f"log {_shown(self.path, 80)} exists; a recorded run is not overwritten: choose another file or "
+                "delete it"
             ) from None
         except (OSError, ValueError) as err:  # no such folder, '', read-only, name too long, permission, NUL byte
             raise LogError(
-                f"cannot create the log {_shown(self.path)}: {getattr(err, 'strerror', None) or err}"
+                f"cannot create the log {_shown(self.path, 80)}: {getattr(err, 'strerror', None) or err}"
             ) from None
         self._id = os.fstat(self._file.fileno())[stat.ST_INO : stat.ST_DEV + 1]
         self._append({"kind": "run", "format": FORMAT, **header})
@@ -81,7 +92,7 @@ class LogWriter:
             problem = None if there == self._id else "another file took its place"
         if problem is not None:
             raise LogError(
-                f"the log {_shown(self.path)} could not be written ({problem}); {self._rescue()}; stopping the run"
+                f"the log {_shown(self.path, 80)} could not be written ({problem}); {self._rescue()}; stopping the run"
             ) from None
 
     def _rescue(self) -> str:
@@ -177,6 +188,8 @@ def _check_call(where: str, record: dict) -> None:
     for key, kinds in _CALL_FIELDS.items():
         if key in record:
             _check(where, key, record[key], kinds)
+    if "model" in record:
+        _check_model(where, "model", record["model"])
     for i, attempt in enumerate(record.get("attempts", ())):
         _check(where, f"attempts[{i}]", attempt, (dict,))
         for key, kinds in _ATTEMPT_FIELDS.items():
@@ -184,7 +197,9 @@ def _check_call(where: str, record: dict) -> None:
                 _check(where, f"attempts[{i}].{key}", attempt[key], kinds)
 
 
-def _check_header(where: str, header: dict, setting_names: Optional[Iterable[str]]) -> None:
+def _check_header(
+    where: str, header: dict, setting_names: Optional[Iterable[str]], variant_names: Optional[list[str]]
+) -> None:
     settings = header.get("settings")
     if not isinstance(settings, dict):
         raise LogError(
@@ -205,23 +220,91 @@ def _check_header(where: str, header: dict, setting_names: Optional[Iterable[str
     endpoint = header.get("endpoint", {})
     _check(where, "endpoint", endpoint, (dict,))
     if "model" in endpoint:
-        _check(where, "endpoint.model", endpoint["model"], _OPTIONAL_TEXT)
+        _check_model(where, "endpoint.model", endpoint["model"])
     for key, kinds in (("variant", (str,)), ("seed", (int,)), ("budget", (int,))):
         if key in header:
             _check(where, key, header[key], kinds)
+    for key, check in (("seed", checks.check_seed), ("budget", checks.check_budget)):
+        if key in header:
+            try:
+                check(f"the header's {key}", header[key])
+            except ValueError as err:
+                raise LogError(f"{where}: {err}") from None
+    if variant_names is not None and "variant" in header and header["variant"] not in variant_names:
+        raise LogError(
+            f"{where}: the header's variant = {_shown(header['variant'])} is not allowed; known: "
+            f"{', '.join(variant_names)}"
+        )
 
 
-def read_log(path: str | os.PathLike, setting_names: Optional[Iterable[str]] = None) -> tuple[dict, list[dict]]:
+def _check_model(where: str, field: str, value: object) -> None:
+    """Refuse a model name that is not a text or null, or is shaped like an API key (never quoted)."""
+    _check(where, field, value, _OPTIONAL_TEXT)
+    if isinstance(value, str) and looks_like_key(value):
+        raise LogError(
+            f"{where}: {field} is not allowed: it is shaped like an API key, not a model name (not shown); a log "
+            "never holds a key"
+        )
+
+
+class _Refused(Exception):
+    """Raised by the JSON hooks of `_parse`: what is wrong with a line (read_log adds the file and the line)."""
+
+
+def _pairs(items: list[tuple[str, object]]) -> dict:
+    record: dict = {}
+    for key, value in items:
+        if key in record:  # json.loads would keep the last one without a word
+            raise _Refused(f"the key {_shown(key)} appears twice in one record; a log line holds each field once")
+        record[key] = value
+    return record
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise _Refused(
+            f"a number of {len(text.lstrip('-')):,} digits ({text[:SHOWN_CHARS]}...) is not allowed; a log's "
+            f"numbers are steps, seeds, budgets and seconds, at most {MAX_NUMBER_DIGITS} digits"
+        )
+    return int(text)
+
+
+def _number(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _Refused(
+            f"{text[:SHOWN_CHARS]} is not allowed; it is beyond a float's range (a log's numbers are finite)"
+        )
+    return value
+
+
+def _constant(text: str) -> float:
+    raise _Refused(f"{text} is not allowed; a log's numbers are finite (JSON has no {text})")
+
+
+def _parse(line: str) -> object:
+    """Return the JSON value of one log line: each key of an object once, no overlong number, no NaN or Infinity."""
+    return json.loads(line, object_pairs_hook=_pairs, parse_int=_integer, parse_float=_number, parse_constant=_constant)
+
+
+def read_log(
+    path: str | os.PathLike,
+    setting_names: Optional[Iterable[str]] = None,
+    variant_names: Optional[Iterable[str]] = None,
+) -> tuple[dict, list[dict]]:
     """Return (header, call records in order) of a log; LogError naming the file and line when it is not one.
 
-    `setting_names`: the prompt settings a header must hold, exactly (None: not checked).
+    `setting_names`: the prompt settings a header must hold, exactly; `variant_names`: the variants a header may name
+    (None: not checked).
     """
     name = os.fspath(path)
     lines = [(number, line) for number, line in enumerate(_read_text(name).split("\n"), 1) if line.strip()]
     records = []
     for number, line in lines:
         try:
-            record = json.loads(line)
+            record = _parse(line)
+        except _Refused as err:
+            raise LogError(f"{name}, line {number}: {err}") from None
         except RecursionError:
             raise LogError(
                 f"{name}, line {number}: JSON nested too deeply; a log has one flat record per line"
@@ -233,11 +316,14 @@ def read_log(path: str | os.PathLike, setting_names: Optional[Iterable[str]] = N
         records.append((number, record))
     if not records or records[0][1].get("kind") != "run" or records[0][1].get("format") != FORMAT:
         raise LogError(f"{name} is not a toyhw LLM log: its first line must be the header of format {FORMAT!r}")
-    _check_header(f"{name}, line {records[0][0]}", records[0][1], setting_names)
+    known = list(variant_names) if variant_names is not None else None
+    _check_header(f"{name}, line {records[0][0]}", records[0][1], setting_names, known)
     calls = []
     for step, (number, record) in enumerate(records[1:], 1):
-        if record.get("kind") != "call" or record.get("step") != step or "messages" not in record:
+        if record.get("kind") != "call" or not checks.is_int(record.get("step")) or record["step"] != step:
             raise LogError(f"{name}, line {number}: expected the record of call {step}")
+        if "messages" not in record:
+            raise LogError(f"{name}, line {number}: the record of call {step} has no messages")
         _check_call(f"{name}, line {number}", record)
         calls.append(record)
     return records[0][1], calls

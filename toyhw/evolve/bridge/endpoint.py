@@ -46,7 +46,14 @@ MAX_BODY_BYTES = 6 * MAX_REPLY_CHARS + 65_536
 """The longest body read: a reply at the limit with every character JSON-escaped (\\uXXXX), plus the envelope."""
 SHOWN_CHARS = 80
 """How much of a bad value an error message quotes."""
+KEY_PREFIXES = (
+    "sk-", "sk_", "rk_", "gsk_", "ghp_", "gho_", "ghs_", "ghu_", "github_pat_", "hf_", "glpat-", "xoxb-", "xoxp-",
+    "nvapi-", "pplx-", "r8_", "AKIA", "ASIA", "AIza", "ya29.", "bearer ",
+)  # fmt: skip
+"""How the API keys of the common hosts begin (OpenAI, Anthropic, Groq, GitHub, Hugging Face, GitLab, Slack, NVIDIA,
+Perplexity, Replicate, AWS, Google): a model name starting so is a key pasted in the wrong place."""
 _BEARER = re.compile(r"(?i)(bearer\s+)[^\s\"',;]+")
+_RUN = re.compile(r"[A-Za-z0-9]{24,}")
 _URL_CREDENTIALS = re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://)[^/\s@]*@")
 
 
@@ -54,6 +61,25 @@ def shown(value: object, limit: int = SHOWN_CHARS) -> str:
     """Return repr(value), cut to about `limit` characters (an error never echoes a 100 kB value)."""
     text = repr(value)
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def looks_like_key(text: str) -> bool:
+    """Return True when `text` is shaped like an API key rather than a model name: it starts like a key of a common
+    host (KEY_PREFIXES) with 8 characters or more after, or holds a run of 24 or more letters and digits, both mixed,
+    as random as a key (over 3 bits of entropy per character).
+
+    Model names are words, sizes and versions between separators ("Qwen/Qwen2.5-Coder-7B-Instruct",
+    "llama3.1:8b-instruct-q4_K_M"): their longest run of letters and digits is a dozen characters or so.
+    """
+    stripped = text.strip()
+    if any(stripped.lower().startswith(p.lower()) and len(stripped) >= len(p) + 8 for p in KEY_PREFIXES):
+        return True
+    for run in _RUN.findall(stripped):
+        if any(c.isdigit() for c in run) and any(c.isalpha() for c in run):
+            counts = [run.count(c) for c in set(run)]
+            if -sum(n / len(run) * math.log2(n / len(run)) for n in counts) > 3.0:
+                return True
+    return False
 
 
 class EndpointUnavailable(RuntimeError):
@@ -96,6 +122,11 @@ class Endpoint:
             raise ValueError(
                 f"base_url = {shown(_redact_url(self.base_url))} is not allowed; give the server's "
                 "http(s) URL without spaces or line breaks, e.g. http://127.0.0.1:8000/v1"
+            )
+        if isinstance(self.model, str) and looks_like_key(self.model):
+            raise ValueError(
+                "model is not allowed: it is shaped like an API key, not a model name (it is not shown); give the "
+                f"name the server knows (e.g. Qwen/Qwen2.5-Coder-7B-Instruct) and the key in ${ENV_API_KEY}"
             )
         if not isinstance(self.model, str) or not self.model.strip() or not self.model.isprintable():
             raise ValueError(f"model = {shown(self.model)} is not allowed; give the model name the server knows")
