@@ -19,7 +19,7 @@ at least one row. A problem raises DataError (a ValueError) naming the file, the
     max_warps_per_sm         resident warps per SM
     hbm_tb_per_s             DRAM (HBM/GDDR) bandwidth, TB/s (10^12 bytes/s)
     bf16_dense_tflop_per_s   dense BF16 tensor-core peak, TFLOP/s (10^12 FLOP/s)
-    l2_mb                    L2 cache, MB (10^6 bytes)
+    l2_mb                    L2 cache, MB as NVIDIA and the CUDA device query write it: MiB (2^20 bytes)
     mma_min_rows             BLOCK_M below which the tensor cores run at the fallback rate (Hopper wgmma, Blackwell
                              tcgen05.mma: 64; 1 = no such rule)
     mma_min_warps            warps per block below which they do (Hopper's 4-warp warpgroup; 1 = no such rule)

@@ -87,7 +87,7 @@ def _from_row(row: dict[str, object]) -> GPU:
         max_warps_per_sm=int(row["max_warps_per_sm"]),
         hbm_bytes_per_s=float(row["hbm_tb_per_s"]) * 1e12,
         bf16_flops=float(row["bf16_dense_tflop_per_s"]) * 1e12,
-        l2_bytes=float(row["l2_mb"]) * 1e6,
+        l2_bytes=float(row["l2_mb"]) * 2**20,  # an L2 "MB" is MiB, as the device query prints it (data/gpus.csv)
         mma_min_rows=int(row["mma_min_rows"]),
         mma_min_warps=int(row["mma_min_warps"]),
         tc_sustained_share=float(row["tc_sustained_share"]),
