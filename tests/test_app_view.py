@@ -133,3 +133,45 @@ def test_exercises_are_lab_only(path: pathlib.Path):
         if cell is not None and "lab-only" not in tags(cell)
     ]
     assert not shown, f"{path.name}: exercise cells the app would show: {shown}"
+
+
+ZH_NOTEBOOKS = [p.parent / "zh" / p.name for p in NOTEBOOKS]
+TECHNICAL = re.compile(r"^env: \w+=", re.M)
+"""What IPython's `%env NAME=value` prints: a line the room would read above the Setup cell's results."""
+
+
+def _shown_outputs(nb) -> list[tuple[str, str]]:
+    """(cell id, text) of every stored stream or text output of a code cell the app shows."""
+    found = []
+    for cell in app_cells(nb):
+        if cell.cell_type != "code":
+            continue
+        for output in cell.get("outputs", []):
+            text = output.get("text") or output.get("data", {}).get("text/plain", "")
+            found.append((cell.get("id"), text if isinstance(text, str) else "".join(text)))
+    return found
+
+
+@pytest.mark.parametrize(
+    "path", NOTEBOOKS + ZH_NOTEBOOKS, ids=[f"{p.parent.name}/{p.stem[:2]}" for p in NOTEBOOKS + ZH_NOTEBOOKS]
+)
+def test_the_app_shows_no_environment_line(path: pathlib.Path):
+    found = [cell for cell, text in _shown_outputs(read(path)) if TECHNICAL.search(text)]
+    assert not found, f"{path.parent.name}/{path.name}: the app shows an 'env:' line under cells {found}"
+
+
+def test_the_zh_language_line_sets_the_language_and_prints_nothing(monkeypatch: pytest.MonkeyPatch, capsys):
+    """The one line the zh edition adds to Setup (tools/zh_edition.py), run as IPython runs a cell's line."""
+    import sys
+
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tools"))
+    import zh_edition
+
+    monkeypatch.setenv("TOYHW_LANG", "en")  # recorded, so the line's setting is undone after the test
+    monkeypatch.delenv("TOYHW_LANG")
+    code = TransformerManager().transform_cell(zh_edition.LANGUAGE_LINE)
+    exec(compile(code, "<setup>", "exec"), {})  # a magic would need get_ipython(): the line must be plain Python
+    assert __import__("os").environ["TOYHW_LANG"] == "zh"
+    assert capsys.readouterr().out == ""

@@ -20,10 +20,11 @@ import re
 import pytest
 
 import notebook_text as nt
-from prose import guide, timing
+from prose import guide, timing, timing_zh
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "lecturer_guide.md"
+ZH_GUIDE = ROOT / "docs" / "zh" / "lecturer_guide.md"
 REFERENCES = ROOT / "docs" / "references.md"
 STATUSES = ("reproduced", "differs", "not shown")
 ROW = re.compile(r"^\| (L1[04]-\d+) \|(.*)\|\s*$", re.M)
@@ -238,6 +239,46 @@ def test_the_guide_links_the_references_and_the_readme_links_both():
     assert "(references.md)" in GUIDE.read_text(encoding="utf-8")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "docs/lecturer_guide.md" in readme and "docs/references.md" in readme
+
+
+# ----- the zh guide: the same plan, read in the zh notebooks
+
+
+def test_the_zh_guides_plan_counts_chinese_characters_in_the_zh_notebooks():
+    """The zh guide's plan rows are computed (tests/prose/timing_zh.py): the English slots and minutes, named in the
+    zh notebooks' words, with the 汉字 on screen in the zh app and 汉字 a minute; no slot asks for more than the
+    stated limit, and the guide states the limit and the heaviest slot as computed."""
+    text = ZH_GUIDE.read_text(encoding="utf-8")
+    plans = (guide.LECTURE_10, guide.LECTURE_14)
+    missing = [row for plan in plans for row in timing_zh.rows(plan) if row not in text]
+    assert not missing, "zh guide plan rows that differ from the computed ones:\n" + "\n".join(missing)
+    for plan in plans:
+        assert [timing_zh.slot_minutes(s) for s in plan] == [timing.slot_minutes(s) for s in plan]
+        slot, rate = timing_zh.heaviest(plan)
+        assert rate <= timing_zh.READING_LIMIT, f"{slot.notebook} {slot.what!r}: {rate:.0f} 汉字 a minute"
+    phrases = timing_zh.phrases(plans)
+    assert all(p in text for p in phrases.values()), [p for p in phrases.values() if p not in text]
+
+
+def test_the_han_count_counts_what_the_room_reads():
+    assert timing_zh.count_han(timing.on_screen("一二 fast_p 3。<details><summary>答案</summary>四五</details>")) == 2
+
+
+ZH_COMMAND = re.compile(r"`(make (?:lab|present)[^`]*)`")
+README_SECTION = re.compile(r"README(?:\.zh\.md)?[ 的]*[\"“]([^\"”]+)[\"”]")
+
+
+def test_the_zh_guide_leads_to_the_zh_edition():
+    """Its `make lab` and `make present` open the zh notebooks, its solutions are the zh ones, and every README
+    section it sends a reader to is a section of README.zh.md."""
+    text = ZH_GUIDE.read_text(encoding="utf-8")
+    english = [c for c in ZH_COMMAND.findall(text) if "EDITION=zh" not in c]
+    assert ZH_COMMAND.findall(text) and not english, f"zh guide commands that open the English edition: {english}"
+    assert "notebooks/solutions/" not in text and "notebooks/zh/solutions/" in text
+    headings = set(re.findall(r"^#+ (.+)$", (ROOT / "README.zh.md").read_text(encoding="utf-8"), re.M))
+    named = README_SECTION.findall(text)
+    assert named and not [n for n in named if n not in headings], f"README sections README.zh.md lacks: {named}"
+    assert not re.search(r"README 的(基准测试|\")", text.replace("README.zh.md 的", "")), "a bare README reference"
 
 
 # ----- the checks catch what they are for

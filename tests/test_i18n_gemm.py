@@ -143,7 +143,11 @@ def test_error_table_in_chinese_aligned_by_display_width(found):
     lines = text.splitlines()
     for line in lines[:2]:
         _chinese(line)
-    groups = ["全部" if r["group"] == "all" else r["group"] for r in rows]
+    with i18n.using("zh"):
+        groups = [validate.group_name(r["by"], r["group"]) for r in rows]
+    assert {"预填充", "中间区间", "逐次调用", "CUDA 图"} <= set(groups) and not {"prefill", "mid", "per_call"} & set(
+        groups
+    )
     cells = [heads] + [
         [by, group, str(r["n"]), f"{r['geomean_error']:.1%}", r["worst"]] for r, by, group in zip(rows, bys, groups)
     ]

@@ -3,7 +3,9 @@ and printed line is the catalogue's Chinese, with no run of six English words le
 notebooks printed before (their own f-strings, the paper's labels, the variants' summaries).
 
 Left in English on purpose and not checked here: the mock LLM's descriptions (what a model writes), the prompt's part
-names (the keys `Prompt.part` takes), Triton-like launch messages, variant, mode and edit-kind names, shape labels."""
+names (the keys `Prompt.part` takes), Triton-like launch messages, variant and mode names, shape labels. The edit
+kinds, run statuses, causes, bottlenecks, regimes, timing methods and schedules a result shows are labelled: the
+names themselves in English, the notebooks' words in Chinese."""
 
 import re
 import types
@@ -119,10 +121,12 @@ def test_variant_summaries_english_is_the_variants_own_and_chinese_under_zh():
 
 def test_static_check_and_best_program_lines():
     best = types.SimpleNamespace(final=1.1234, test=1.0471, rules=14)
-    assert evolve_tables.static_check_line((True, ())) == "static check of every branch: (True, ())"
+    assert evolve_tables.static_check_line((True, ())) == "static check of every branch: every branch can launch"
+    assert evolve_tables.static_check_line((False, ("a", "b"))) == "static check of every branch: 2 cannot launch"
     assert evolve_tables.best_program_line(best) == "training score 1.123, held-out score 1.047, 14 rules"
     with i18n.using("zh"):
         _check_text(evolve_tables.static_check_line((True, ())))
+        _check_text(evolve_tables.static_check_line((False, ("a",))))
         _check_text(evolve_tables.best_program_line(best))
 
 
@@ -153,7 +157,7 @@ def test_notebook_05_tables_in_chinese(parent_run, trace, views):
     _check_labels(_headers(target))
     _check_labels(_headers(knowledge) + list(knowledge.index))
     _check_labels(_headers(kinds))
-    assert kinds.columns.name == "结果" and set(kinds.index) <= {"retune", "specialize", "generalize", "borrow"}
+    assert kinds.columns.name == "结果" and set(kinds.index) <= {"重调", "特化", "泛化", "借规则"}
     _check_labels(_headers(parts))
     from toyhw.evolve.bridge.prompt import PART_NAMES
 
@@ -256,3 +260,52 @@ def test_notebook_08_lines():
     with i18n.using("zh"):
         _check_text(scaling.budget_line(point))
         _check_text(scaling.worker_line(point))
+
+
+# results that were raw names: the task card, the first tasks, statuses, the database, a branch's problem
+
+
+def test_the_task_card_and_the_first_tasks_name_statuses_causes_and_bottlenecks():
+    from toyhw.kernels import study
+    from toyhw.panels import fastp as fastp_panels
+
+    report = study.one_shot(230, 200)
+    ok = report.kernels[0]
+    failed = next(k for k in report.kernels if k.feedback.status == "compile_error")
+    english = kernel_tables.first_tasks_frame(report)
+    assert list(english.columns[-3:]) == ["status", "cause", "speedup"] and english.index.name == "task"
+    assert "compile_error" in set(english["status"]) and "shared_memory_overflow" in set(english["cause"])
+    assert "[cause: shared_memory_overflow]" in fastp_panels.describe_kernel(failed)
+    with i18n.using("zh"):
+        frame = kernel_tables.first_tasks_frame(report)
+        card, ok_card = fastp_panels.describe_kernel(failed), fastp_panels.describe_kernel(ok)
+    assert set(frame["结果"]) <= {"正确", "编译 / 启动失败", "结果不对"} and "共享内存超出容量" in set(frame["原因"])
+    assert "[cause:" not in card and "原因：共享内存超出容量" in card and "编译 / 启动失败：" in card
+    assert "瓶颈：访存" in ok_card or "瓶颈：计算" in ok_card
+    assert frame.to_numpy()[:, :9].tolist() == english.to_numpy()[:, :9].tolist()
+
+
+def test_statuses_database_and_branch_problems_in_chinese(trace):
+    from toyhw.evolve.source import static_check
+
+    statuses = trace.result.statuses
+    assert loop_tables.statuses_line(statuses) == ", ".join(
+        f"{s} {statuses.get(s, 0)}" for s in loop_tables.STATUS_LABELS
+    )
+    counts = evolve_tables.database_counts(trace.result)
+    assert list(counts.index)[:2] == ["islands", "capacity per island"]
+    source = (
+        "def choose(M, N, K):\n    return Config(block_m=256, block_n=256, block_k=128, num_warps=8, num_stages=5)\n"
+    )
+    problem = static_check(source)[1][0]
+    assert (
+        problem.message().startswith("line 2 (default): Config(")
+        and " cannot launch: out of resource" in problem.message()
+    )
+    with i18n.using("zh"):
+        _check_text(loop_tables.statuses_line(statuses))
+        zh_counts = evolve_tables.database_counts(trace.result)
+        message = problem.message()
+    _check_labels(list(zh_counts.index) + _headers(zh_counts))
+    assert zh_counts.to_numpy().tolist() == counts.to_numpy().tolist()
+    assert message.startswith("第 2 行（默认）：Config(") and "不能启动：out of resource" in message

@@ -1,8 +1,9 @@
 """The Chinese edition stays in step with the English one (tools/zh_edition.py says how it is kept so).
 
 Held here: every English notebook has its zh notebook with the same cells (ids, order, tags), the same code byte for
-byte but the one language line, and a translation of every markdown cell that records the English version it
-translates (a changed English cell is named stale); the zh text is Chinese, not English left over; every number a zh
+byte but the one language line (the exercises' stubs: the same code, their instructions in Chinese), and a
+translation of every markdown cell that records the English version it translates (a changed English cell is named
+stale); the zh text is Chinese, not English left over; every number a zh
 cell states is a number its English cell states, and the other way round; the zh solution files are the English
 ones' code with Chinese explanations.
 """
@@ -10,6 +11,7 @@ ones' code with Chinese explanations.
 from __future__ import annotations
 
 import ast
+import json
 import pathlib
 import re
 import shutil
@@ -230,12 +232,27 @@ def test_the_zh_documents_exist_and_are_chinese(english: pathlib.Path, chinese: 
 def test_the_zh_guide_and_references_state_the_english_numbers_and_cells(english: pathlib.Path, chinese: pathlib.Path):
     """The English guide's numbers are checked against the computation (tests/test_guide.py); the zh guide states the
     same numbers and points at the same cells (the zh notebooks keep the English cell ids)."""
-    en, zh = english.read_text(encoding="utf-8"), chinese.read_text(encoding="utf-8")
+    en, zh = (
+        without_reading_load(english.read_text(encoding="utf-8")),
+        without_reading_load(chinese.read_text(encoding="utf-8")),
+    )
     assert numbers(zh) == numbers(en), (
         f"{chinese.name}: numbers differ from the English: "
         f"only English {sorted(set(numbers(en)) - set(numbers(zh)))[:20]}, only zh {sorted(set(numbers(zh)) - set(numbers(en)))[:20]}"
     )
     assert sorted(CELL_ID.findall(zh)) == sorted(CELL_ID.findall(en)), f"{chinese.name}: not the English cells"
+
+
+PLAN_ROW = re.compile(r"^(\| \d+-\d+ \| \d\d \| .* \| \d+) \| \d+ \| \d+ \|$", re.M)
+READING_LOAD = re.compile(
+    r"about \d+ words a minute|\(the heaviest, \d+\)|每分钟大约读 \d+ 个汉字|（最重的一段是 \d+）"
+)
+
+
+def without_reading_load(text: str) -> str:
+    """A guide without its reading load: the English counts words, the zh guide 汉字 (tests/test_guide.py checks
+    each against its own edition's notebooks), so the plan rows' last two cells and the limit sentence differ."""
+    return READING_LOAD.sub("", PLAN_ROW.sub(r"\1 |", text))
 
 
 def _glossary_rows(path: pathlib.Path, heading: str) -> list[list[str]]:
@@ -259,3 +276,292 @@ def test_the_zh_glossary_is_the_english_glossary_turned_round(path: pathlib.Path
     assert [(r[0], r[-1]) for r in zh[1:]] == [(r[-1], r[0]) for r in en[1:]], (
         f"zh/{path.name}: the glossary's (Chinese, English) rows are not the English glossary's (term, Chinese) rows"
     )
+
+
+# ----- Chinese as it renders: no stray spaces, no English words left in the prose
+
+HAN_OR_PUNCT = r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]"
+CJK_BREAK = re.compile(rf"{HAN_OR_PUNCT}[*_`]*\n[ \t]*[*_`]*{HAN_OR_PUNCT}")
+"""A line break between two Chinese characters (emphasis marks aside): Markdown renders it as a space inside a
+sentence ("运行的 反馈记录"), so a Chinese paragraph is one line."""
+ZH_DOCS = [
+    ROOT / "README.zh.md",
+    *sorted((ROOT / "docs" / "zh").glob("*.md")),
+    *sorted((ROOT / "website" / "zh").glob("*.md")),
+]
+
+
+def zh_markdown() -> dict[str, str]:
+    """Every zh markdown text by name: each zh notebook's markdown cell, and each zh document."""
+    texts = {}
+    for path in ENGLISH:
+        for cell in nbformat.read(zh_edition.zh_path(path), as_version=4).cells:
+            if cell.cell_type == "markdown":
+                texts[f"zh/{path.name} {cell.id}"] = cell.source
+    for path in ZH_DOCS:
+        texts[str(path.relative_to(ROOT))] = path.read_text(encoding="utf-8")
+    return texts
+
+
+def cjk_breaks(text: str) -> list[str]:
+    """The line breaks of markdown `text` that fall between two Chinese characters (fenced listings left out)."""
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    return [m.group(0).replace("\n", "⏎") for m in CJK_BREAK.finditer(text)]
+
+
+def test_no_line_break_between_chinese_characters():
+    found = {name: breaks[:3] for name, text in zh_markdown().items() if (breaks := cjk_breaks(text))}
+    assert not found, f"line breaks inside Chinese sentences (they render as spaces): {found}"
+
+
+BARE_ENGLISH = re.compile(r"\b([Nn]otebooks?|[Mm]ock)\b")
+"""English words a zh text says in Chinese: 笔记本, 模拟 LLM (code spans, links and titles aside)."""
+
+
+def test_zh_prose_says_notebook_and_mock_in_chinese():
+    found = {
+        name: [m.group(0) for m in BARE_ENGLISH.finditer(prose(text))]
+        for name, text in zh_markdown().items()
+        if BARE_ENGLISH.search(prose(text))
+    }
+    assert not found, f"English left in zh prose (笔记本, 模拟 LLM): {found}"
+
+
+def test_the_prose_checks_find_a_break_and_a_bare_word():
+    assert cjk_breaks("运行的\n反馈记录") and cjk_breaks("**粗体**\n的术语") and not cjk_breaks("- 一项\n- 二项")
+    assert not cjk_breaks("```\n# 注释\n# 注释\n```") and not cjk_breaks("第 1 节\nfast_p 的")
+    assert BARE_ENGLISH.search(prose("见 notebook 04 的 mock LLM")) and not BARE_ENGLISH.search(
+        prose("见 `notebooks/zh`")
+    )
+
+
+# ----- results a zh student reads are Chinese
+
+ENGLISH_RESULTS = re.compile(
+    r"\[cause: |瓶颈：(memory|compute)|[:：] ?\(True, \(\)\)|\bcannot launch\b|\{'ok': |"
+    r"^(区间|计时方式) +(prefill|mid|per_call|back_to_back|graph|trace) |\b(waves|stream_k)\)?$|"
+    r"^(borrow|retune|specialize|generalize) +\d|^\d+ +(compile_error|wrong|ok) ",
+    re.M,
+)
+"""English labels once left in zh results: the task card's status and cause, the bottleneck, a raw static-check tuple,
+the branch problem's wording, a raw status dict, regime and timing names, schedule names, edit kinds, run statuses."""
+
+
+def _stored_results(nb: nbformat.NotebookNode) -> list[tuple[str, str]]:
+    """(cell id, text) of each stored output a reader reads as a result: source listings left out."""
+    found = []
+    for cell in nb.cells:
+        if cell.cell_type != "code" or "getsource" in cell.source:
+            continue
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            text = output.get("text") or data.get("text/plain", "") + data.get("text/html", "")
+            found.append((cell.id, text if isinstance(text, str) else "".join(text)))
+    return found
+
+
+@pytest.mark.parametrize("path", ENGLISH, ids=IDS)
+def test_the_zh_results_carry_no_english_labels(path: pathlib.Path):
+    nb = nbformat.read(zh_edition.zh_path(path), as_version=4)
+    found = [(cell, m.group(0)) for cell, text in _stored_results(nb) for m in ENGLISH_RESULTS.finditer(text)]
+    assert not found, f"zh/{path.name}: English labels in stored results: {found[:6]}"
+
+
+# ----- the tools refuse bad input in one line, exit 2, and write nothing (on a copy: never the real notebooks)
+
+
+def _snapshot(folder: pathlib.Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _refused(capsys, argv: list[str], message: str) -> str:
+    code = zh_edition.main(argv)
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == "", captured
+    assert captured.err.count("\n") == 1 and "Traceback" not in captured.err, captured.err
+    assert captured.err.startswith(f"zh_edition.py {argv[0]}: error: "), captured.err
+    assert message in captured.err, captured.err
+    return captured.err
+
+
+NUMBERS = {
+    "99": "number = '99' names no notebook; give one of 01, 02, 03, 04, 05, 06, 07, 08",
+    "2": "number = '2' names no notebook (did you mean 02?); give one of 01",
+    "9": "number = '9' names no notebook; give one of",
+    "": "number = '' names no notebook; give one of",
+    "0": "number = '0' names no notebook; give one of",
+    "02x": "number = '02x' names no notebook",
+    "٠٢": "number = '٠٢' names no notebook",
+    "0" * 500: "number = '00000000",
+}
+
+
+@pytest.mark.parametrize("command", ["status", "sync", "export"])
+@pytest.mark.parametrize("number", list(NUMBERS))
+def test_a_number_that_names_no_notebook_is_refused(command, number, editions_copy, capsys):
+    before = _snapshot(editions_copy)
+    err = _refused(capsys, [command, number], NUMBERS[number])
+    assert len(err) < 200 and _snapshot(editions_copy) == before
+
+
+def test_a_good_number_still_chooses_its_notebook(editions_copy, capsys):
+    assert zh_edition.main(["status", "02", "03"]) == 0
+    capsys.readouterr()
+    assert zh_edition.main(["export", "02", "--all"]) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert exported and all(cell_id.startswith("nb02-") for cell_id in exported)
+
+
+def _gbk(path: pathlib.Path) -> None:
+    path.write_bytes('{"nb01-00": "中文"}'.encode("gbk"))
+
+
+BAD_FILES = {  # name -> (how the file is made, what the one line says)
+    "missing": (lambda p: None, "cannot read {path} (No such file or directory)"),
+    "folder": (lambda p: p.mkdir(), "cannot read {path} (Is a directory)"),
+    "empty": (lambda p: p.write_text(""), "{path} is empty; give a JSON object of cell id -> zh markdown"),
+    "blank": (lambda p: p.write_text(" \n"), "{path} is empty"),
+    "broken": (lambda p: p.write_text('{"nb01-00": "x",\n'), "{path}, line 2: not JSON"),
+    "gbk": (_gbk, "{path}, line 1: byte 0xd6 is not UTF-8; save the file as UTF-8 (not GBK)"),
+    "list": (lambda p: p.write_text('["nb01-00"]'), "{path} holds a list; give a JSON object"),
+    "empty_object": (lambda p: p.write_text("{}"), "{path} holds an empty object"),
+    "number": (lambda p: p.write_text('{"nb01-00": 3}'), "the translation of 'nb01-00' is 3; give its zh markdown"),
+    "blank_text": (lambda p: p.write_text('{"nb01-00": "  "}'), "the translation of 'nb01-00' is '  '"),
+    "exported": (
+        lambda p: p.write_text('{"nb01-00": {"en": "a", "zh": "b"}}'),
+        "the translation of 'nb01-00' is {{'en': 'a', 'zh': 'b'}}",
+    ),
+    "repeated": (lambda p: p.write_text('{"nb01-00": "甲", "nb01-00": "乙"}'), "cell id 'nb01-00' appears twice"),
+    "no_notebook": (lambda p: p.write_text('{"nb99-00": "甲"}'), "cell id 'nb99-00' names no notebook"),
+    "not_an_id": (lambda p: p.write_text('{"x": "甲"}'), "cell id 'x' names no notebook (ids look like nb02-05)"),
+    "unknown_cell": (lambda p: p.write_text('{"nb01-zz": "甲"}'), "01_one_shot_kernels.ipynb has no cell 'nb01-zz'"),
+    "code_cell": (lambda p: p.write_text('{"nb01-02": "甲"}'), "'nb01-02' is a code cell; only markdown is translated"),
+    "good_then_bad": (
+        lambda p: p.write_text('{"nb01-00": "甲", "nb02-zz": "乙"}'),
+        "02_feedback_loops.ipynb has no cell 'nb02-zz'",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_FILES))
+def test_a_bad_import_file_is_one_line_and_writes_nothing(name, editions_copy, tmp_path, capsys):
+    """Not a traceback; and a bad id for notebook 02 no longer leaves notebook 01 rewritten."""
+    make, message = BAD_FILES[name]
+    path = tmp_path / "translations.json"
+    make(path)
+    before = _snapshot(editions_copy)
+    _refused(capsys, ["import", str(path)], message.format(path=path))
+    assert _snapshot(editions_copy) == before
+
+
+def test_a_good_import_writes_its_translation_and_names_the_count(editions_copy, tmp_path, capsys):
+    path = tmp_path / "translations.json"
+    path.write_text(json.dumps({"nb01-00": "新的译文。", "nb02-00": "另一段。"}, ensure_ascii=False), encoding="utf-8")
+    assert zh_edition.main(["import", str(path)]) == 0
+    assert capsys.readouterr().out == "wrote 2 translations\n"
+    zh = nbformat.read(editions_copy / "zh" / "01_one_shot_kernels.ipynb", as_version=4)
+    assert next(c for c in zh.cells if c.id == "nb01-00").source == "新的译文。"
+
+
+def test_an_unknown_command_is_named_in_one_line(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        zh_edition.main(["frob"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.count("\n") == 1 and "invalid choice: 'frob'" in err
+
+
+# tools/notebooks.py: its --help is help, an unknown command is named, a bad path runs nothing
+sys.path.insert(0, str(ROOT / "tools"))
+import notebooks as notebook_tools  # noqa: E402
+
+
+def test_the_notebook_tools_help_exits_0_and_lists_its_commands(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        notebook_tools.main(["--help"])
+    assert exit_.value.code == 0 and "{execute,check}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["frob", "x.ipynb"], "notebooks.py: error: argument command: invalid choice: 'frob'"),
+        ([], "notebooks.py: error: the following arguments are required: command"),
+        (["execute"], "notebooks.py execute: error: the following arguments are required: paths"),
+    ],
+)
+def test_the_notebook_tools_usage_errors_are_one_line_exit_2(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        notebook_tools.main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.count("\n") == 1 and err.startswith(message), err
+
+
+def test_a_bad_path_anywhere_stops_the_notebook_tool_before_it_runs_any(tmp_path, capsys, monkeypatch):
+    good = tmp_path / "good.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(), good)
+    (tmp_path / "list.ipynb").write_text("[]")
+    ran = []
+    monkeypatch.setattr(notebook_tools, "execute", lambda path: ran.append(path) or 0.0)
+    for bad, message in (("missing.ipynb", "(No such file or directory)"), ("list.ipynb", "is not a notebook")):
+        assert notebook_tools.main(["execute", str(good), str(tmp_path / bad)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("notebooks.py execute: error: ") and message in err
+    assert ran == [] and notebook_tools.main(["execute", str(good)]) == 0 and ran == [good]
+
+
+# ----- the exercises' starting cells: Chinese instructions on the English code
+
+
+def _instructions(source: str) -> list[str]:
+    """The comments and docstrings of a cell's source: what a stub says to the student."""
+    import io
+    import tokenize
+
+    found = [
+        tok.string for tok in tokenize.generate_tokens(io.StringIO(source).readline) if tok.type == tokenize.COMMENT
+    ]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Module)):
+            docstring = ast.get_docstring(node)
+            if docstring:
+                found.append(docstring)
+    return found
+
+
+@pytest.mark.parametrize("path", ENGLISH, ids=IDS)
+def test_every_zh_stub_says_its_instructions_in_chinese_on_the_english_code(path: pathlib.Path):
+    english = {c.id: c.source for c in nbformat.read(path, as_version=4).cells if c.get("id", "").endswith("-stub")}
+    chinese = {
+        c.id: c.source
+        for c in nbformat.read(zh_edition.zh_path(path), as_version=4).cells
+        if c.get("id", "").endswith("-stub")
+    }
+    assert english and set(chinese) == set(english), path.name
+    for cell_id, source in english.items():
+        zh = chinese[cell_id]
+        assert zh_edition.same_code(zh, source), f"zh/{path.name} {cell_id}: not the English stub's code"
+        said = _instructions(zh)
+        assert said, f"zh/{path.name} {cell_id}: the stub says nothing to the student"
+        english_said = [text for text in said if not CJK.search(text)]
+        assert not english_said, f"zh/{path.name} {cell_id}: instructions left in English: {english_said}"
+
+
+def test_a_zh_stub_may_change_its_comments_but_not_its_code(editions_copy: pathlib.Path):
+    path = sorted(editions_copy.glob("02_*.ipynb"))[0]
+    target = zh_edition.zh_path(path)
+    nb = nbformat.read(target, as_version=4)
+    stub = next(c for c in nb.cells if c.get("id") == "nb02-ex3-stub")
+    stub.source = stub.source.replace("vec = 1", "vec = 1，其余照旧")
+    nbformat.write(nb, target)
+    assert not zh_edition.problems(path)
+    zh_edition.sync(path)
+    assert "其余照旧" in next(c for c in nbformat.read(target, as_version=4).cells if c.id == "nb02-ex3-stub").source
+    stub.source = stub.source.replace("raise NotImplementedError", "return config")
+    nbformat.write(nb, target)
+    assert "02_feedback_loops.ipynb nb02-ex3-stub: code differs from the English cell (sync copies it)" in (
+        zh_edition.problems(path)
+    )
+    zh_edition.sync(path)
+    assert not zh_edition.problems(path)
+    synced = next(c for c in nbformat.read(target, as_version=4).cells if c.id == "nb02-ex3-stub").source
+    assert synced == next(c for c in nbformat.read(path, as_version=4).cells if c.id == "nb02-ex3-stub").source

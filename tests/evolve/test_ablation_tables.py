@@ -41,10 +41,10 @@ def test_rank_frame_ranks_training_and_test_medians(study):
 
 
 def test_database_counts_separate_capacity_copies_and_distinct_programs():
-    counts = tables.database_counts(proposal_trace.trace("full", 0, 1000).result)
+    counts = tables.database_counts(proposal_trace.trace("full", 0, 1000).result).iloc[:, 0]
     assert counts["capacity per island"] * counts["islands"] == 100
     assert counts["entries held"] == counts["distinct entries"] + counts["migration copies"]
     assert counts["distinct programs"] <= counts["distinct entries"] <= counts["entries held"] <= 100
     assert counts["added over the run"] > counts["entries held"]
-    one = tables.database_counts(proposal_trace.trace("one_island", 0, 300).result)
+    one = tables.database_counts(proposal_trace.trace("one_island", 0, 300).result).iloc[:, 0]
     assert one["capacity per island"] == 100 and one["migration copies"] == 0

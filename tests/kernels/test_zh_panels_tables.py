@@ -65,8 +65,8 @@ def test_progress_summary_in_chinese(zh, monkeypatch):
     monkeypatch.setattr(progress, "display", lambda obj, **kwargs: shown.append(obj))
     show = progress.notebook_progress("evolution runs")
     show(2, 2)  # outside a kernel (display returns None) the summary is displayed after the bar
-    assert shown[-1].data == "*2 次演化运行中已完成 2 次。*"
-    assert shown[0].children[0].value.startswith("次演化运行:")  # tqdm's label
+    assert shown[-1].data == "*2 次进化运行中已完成 2 次。*"
+    assert shown[0].children[0].value.startswith("次进化运行:")  # tqdm's label
 
 
 def test_gemm_and_evolution_panels_label_their_controls_in_chinese(zh):
@@ -80,4 +80,4 @@ def test_gemm_and_evolution_panels_label_their_controls_in_chinese(zh):
     check = branches.children[1]
     assert [seed.description, budget.description, check.description] == ["种子", "预算", "分支检查"]
     assert check.options == (("不检查", False), ("检查", True))
-    assert "分支检查关，种子 0" in branches.children[3].value
+    assert "分支检查关，种子 0" in branches.children[-1].value

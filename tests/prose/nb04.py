@@ -131,8 +131,8 @@ def phrases() -> dict[str, str]:
     # Section 2
     capacity, migrate_every, n_islands = DEFAULT.capacity, DEFAULT.migrate_every, DEFAULT.n_islands
     tournament = inspect.signature(database.Database).parameters["tournament"].default
-    counts = tables.database_counts(evolve(evaluator_lib.Evaluator(ctx.train, ctx.table), 1000, seed=0))
-    noevo = tables.database_counts(proposal_trace.trace("no_evolution", 0, 1000).result)
+    counts = tables.database_counts(evolve(evaluator_lib.Evaluator(ctx.train, ctx.table), 1000, seed=0)).iloc[:, 0]
+    noevo = tables.database_counts(proposal_trace.trace("no_evolution", 0, 1000).result).iloc[:, 0]
 
     # Section 3: held-out ranking
     ranks = tables.rank_frame(study)

@@ -50,8 +50,9 @@ def variants_frame() -> pd.DataFrame:
 
 def static_check_line(result) -> str:
     """Return the static check's answer for a program (`toyhw.evolve.source.static_check`'s (ok, problems)) as one
-    line."""
-    return t("nb04.static_check", result=result)
+    line: that every branch can launch, or how many cannot."""
+    ok, problems = result
+    return t("nb04.static_check_ok") if ok else t("nb04.static_check_problems", n=len(problems))
 
 
 def best_program_line(run) -> str:
@@ -312,23 +313,27 @@ def rank_frame(study: AblationStudy) -> pd.DataFrame:
     return frame.astype({train_rank: int, test_rank: int}).round({train_median: 4, test_median: 4})
 
 
-def database_counts(result) -> dict[str, int]:
-    """Return what a run's final database holds (`result`: an EvolveResult) next to what its capacity says.
+def database_counts(result) -> pd.DataFrame:
+    """Return what a run's final database holds (`result`: an EvolveResult) next to what its capacity says, one
+    labelled count a row (one column).
 
-    Keys: islands; capacity per island (`Database.per_island` = capacity // islands); entries held (island by
-    island); distinct entries (an entry migrated to another island is held twice); migration copies; distinct
-    programs (two entries can hold the same program, proposed separately on two islands); added over the run (every
-    admission, most of them evicted later).
+    Rows (their English labels): islands; capacity per island (`Database.per_island` = capacity // islands); entries
+    held (island by island); distinct entries (an entry migrated to another island is held twice); migration copies;
+    distinct programs (two entries can hold the same program, proposed separately on two islands); added over the run
+    (every admission, most of them evicted later).
     """
     db = result.db
     entries = db.entries()
     ids = {e.id for e in entries}
-    return {
-        "islands": len(db.islands),
-        "capacity per island": db.per_island,
-        "entries held": len(entries),
-        "distinct entries": len(ids),
-        "migration copies": len(entries) - len(ids),
-        "distinct programs": len(db.programs()),
-        "added over the run": result.n_added,
+    counts = {
+        t("nb04.db.islands"): len(db.islands),
+        t("nb04.db.per_island"): db.per_island,
+        t("nb04.db.held"): len(entries),
+        t("nb04.db.distinct_entries"): len(ids),
+        t("nb04.db.copies"): len(entries) - len(ids),
+        t("nb04.db.distinct_programs"): len(db.programs()),
+        t("nb04.db.added"): result.n_added,
     }
+    frame = pd.DataFrame({t("nb04.db.count"): counts})
+    frame.index.name = t("nb04.db.what")
+    return frame

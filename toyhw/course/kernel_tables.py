@@ -10,7 +10,7 @@ from toyhw import data
 from toyhw.checks import UnknownNameError
 from toyhw.i18n import N_, t
 from toyhw.kernels import failures, study
-from toyhw.kernels.labels import cause_label, mode_label
+from toyhw.kernels.labels import cause_label, cause_name, mode_label, status_name
 from toyhw.kernels.study import OneShotReport, Table
 
 
@@ -65,6 +65,26 @@ def risky_choice_frame(report: OneShotReport) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows).set_index(t("risky.head.choice"))
+
+
+def first_tasks_frame(report: OneShotReport, n: int = 8) -> pd.DataFrame:
+    """Return the first `n` tasks, one row each: the hidden traits the writer could not see, the config it wrote, what
+    the run said (status and cause) and the speedup."""
+    rows = [
+        {
+            t("first_tasks.head.task"): k.index,
+            t("first_tasks.head.memory_bound"): round(k.task.memory_bound, 2),
+            t("first_tasks.head.best_tile"): k.task.best_tile,
+            "n": k.task.n,
+            t("first_tasks.head.fusable"): k.task.fusable,
+            **k.config.as_dict(),
+            t("outcome.head.status"): status_name(k.feedback.status),
+            t("outcome.head.cause"): cause_name(k.feedback.cause) if k.feedback.cause else "-",
+            t("first_tasks.head.speedup"): round(k.speedup, 3),
+        }
+        for k in report.kernels[:n]
+    ]
+    return pd.DataFrame(rows).set_index(t("first_tasks.head.task"))
 
 
 def fast_frame(report: OneShotReport, ps: Sequence[float] = study.ONE_SHOT_PS) -> pd.DataFrame:

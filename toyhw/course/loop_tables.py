@@ -20,6 +20,15 @@ STATUS_LABELS = {
 """The evaluator's verdict (a machine-readable status, the key of `EvolveResult.statuses`) -> its label in tables and
 sentences."""
 
+OPERATOR_LABELS = {
+    "retune": N_("loopview.operator.retune"),
+    "specialize": N_("loopview.operator.specialize"),
+    "generalize": N_("loopview.operator.generalize"),
+    "borrow": N_("loopview.operator.borrow"),
+}
+"""The mock LLM's edit kinds (`Proposal.operator`, the names the prompt asks for) -> their labels in tables (the names
+themselves in English, the notebook's words in Chinese)."""
+
 PROPOSAL_LABELS = {
     "faster config known": N_("loopview.proposal.known"),
     "adopted": N_("loopview.proposal.adopted"),
@@ -33,6 +42,13 @@ PROPOSAL_LABELS = {
 def status_label(status: str) -> str:
     """Return the label of an evaluator's verdict ("ok", "bad branch", "crash", "cascade", "invalid")."""
     return t(STATUS_LABELS[status])
+
+
+def statuses_line(statuses) -> str:
+    """Return how many proposals of a run got each verdict (`statuses`: `EvolveResult.statuses`) as one line."""
+    return t("list.separator").join(
+        t("nb05.status_count", status=status_label(s), count=statuses.get(s, 0)) for s in STATUS_LABELS
+    )
 
 
 def target_frame(feedback, top: int = 8) -> pd.DataFrame:
@@ -167,7 +183,10 @@ def operator_frame(steps: pd.DataFrame) -> pd.DataFrame:
     whose child beat its parent (to 3 decimals)."""
     kinds = pd.crosstab(steps["operator"], steps["status"])
     kinds["beat its parent"] = steps.groupby("operator")["beat its parent"].mean().round(3)
-    kinds = kinds.rename(columns={**{k: status_label(k) for k in STATUS_LABELS}, "beat its parent": t("loopview.beat")})
+    kinds = kinds.rename(
+        index={k: t(OPERATOR_LABELS[k]) for k in OPERATOR_LABELS},
+        columns={**{k: status_label(k) for k in STATUS_LABELS}, "beat its parent": t("loopview.beat")},
+    )
     kinds.columns.name, kinds.index.name = t("loopview.head.status"), t("loopview.head.operator")
     return kinds
 

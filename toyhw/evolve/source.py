@@ -21,6 +21,7 @@ from typing import Optional, Union
 from toyhw.checks import MAX_BRANCHES, MAX_LINE_TOKENS, MAX_NESTING, MAX_SOURCE_CHARS
 from toyhw.gemm import config as gemm_config, gpu as gpu_lib
 from toyhw.gemm.shapes import MAX_DIM
+from toyhw.i18n import t
 from toyhw.evolve.programs import VARIABLES, Program, Rule, branch_line, config_source, render
 
 ALLOWED = (
@@ -47,9 +48,10 @@ class BranchProblem:
     reason: str
 
     def message(self) -> str:
-        """Return `line L (if COND): Config(...) cannot launch: REASON`."""
-        where = "default" if self.branch == "default" else f"if {self.branch}"
-        return f"line {self.line} ({where}): {self.config} cannot launch: {self.reason}"
+        """Return `line L (if COND): Config(...) cannot launch: REASON` in the reader's language (the reason stays
+        worded like Triton's launch error)."""
+        where = t("source.default_branch") if self.branch == "default" else f"if {self.branch}"
+        return t("source.cannot_launch", line=self.line, where=where, config=self.config, reason=self.reason)
 
 
 class SourceError(ValueError):

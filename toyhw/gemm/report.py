@@ -37,6 +37,12 @@ REGIMES = {
 }
 """The regimes (`shapes.regime`) as a sentence words them (the English words are the regime names)."""
 
+
+def regime_name(regime: str) -> str:
+    """Return regime `regime` ("decode", "mid", "prefill") as a sentence or a table words it."""
+    return t(REGIMES[regime])
+
+
 PROBLEM_KINDS = {
     "shared memory": N_("gemmview.kind.shared_memory"),
     "registers": N_("gemmview.kind.registers"),

@@ -26,6 +26,7 @@ import numpy as np
 from toyhw import data
 from toyhw.gemm import config as gemm_config, cost
 from toyhw.gemm.gpu import GPU, get_gpu
+from toyhw.gemm.report import regime_name
 from toyhw.gemm.shapes import Shape, regime
 from toyhw.i18n import N_, t
 from toyhw.textwidth import column_width, pad
@@ -279,8 +280,30 @@ ERROR_GROUPS = {
     "gpu": N_("gemmview.errors.gpu"),
     "timing": N_("gemmview.errors.timing"),
 }
-"""How `error_table` groups the rows ("by", and the group "all") as the table words it; the groups themselves (regime
-names, GPU keys, timing methods) are the data's own names."""
+"""How `error_table` groups the rows ("by", and the group "all") as the table words it."""
+
+TIMING_NAMES = {
+    "graph": N_("gemmview.timing.graph"),
+    "trace": N_("gemmview.timing.trace"),
+    "per_call": N_("gemmview.timing.per_call"),
+    "back_to_back": N_("gemmview.timing.back_to_back"),
+}
+"""Each timing method of TIMINGS as a result shows it: the data's own name in English, the prose's words in Chinese."""
+
+SCHEDULE_NAMES = {"waves": N_("gemmview.schedule.waves"), "stream_k": N_("gemmview.schedule.stream_k")}
+"""Each schedule of the cost model as a result shows it (the schedule's name in English)."""
+
+
+def group_name(by: str, group: str) -> str:
+    """Return the group `group` of an `error_table` row grouped by `by` as the table shows it: a regime or a timing
+    method in the reader's language, a GPU by its key."""
+    if by == group == "all":
+        return t(ERROR_GROUPS["all"])
+    if by == "regime":
+        return regime_name(group)
+    if by == "timing":
+        return t(TIMING_NAMES[group])
+    return group
 
 
 def format_error_table(rows: list[dict]) -> str:
@@ -293,7 +316,7 @@ def format_error_table(rows: list[dict]) -> str:
         t("gemmview.errors.head.error"),
     )
     bys = [t(ERROR_GROUPS[r["by"]]) if r["by"] in ERROR_GROUPS else r["by"] for r in rows]
-    groups = [t(ERROR_GROUPS["all"]) if r["by"] == r["group"] == "all" else r["group"] for r in rows]
+    groups = [group_name(r["by"], r["group"]) for r in rows]
     by_w, group_w = column_width(8, [by_h, *bys]), column_width(14, [group_h, *groups])
     n_w, error_w = column_width(4, [n_h]), column_width(8, [error_h])
     lines = [
@@ -326,7 +349,7 @@ def schedules_line(m: Measurement) -> str:
         measured=m.measured_us,
         waves=waves_only.model_us,
         either=either.model_us,
-        schedule=either.schedule,
+        schedule=t(SCHEDULE_NAMES[either.schedule]),
     )
 
 
@@ -340,12 +363,12 @@ def check_lines(c: Check) -> str:
                 id=m.id,
                 gpu=m.gpu,
                 shape=f"{m.shape.M}x{m.shape.N}x{m.shape.K}",
-                timing=m.timing,
+                timing=pad(t(TIMING_NAMES[m.timing]), 9),
                 measured=m.measured_us,
                 model=c.model_us,
                 ratio=c.ratio,
             ),
-            t("gemmview.check.kernel", config=c.config.short(), schedule=c.schedule),
+            t("gemmview.check.kernel", config=c.config.short(), schedule=t(SCHEDULE_NAMES[c.schedule])),
         )
     )
 

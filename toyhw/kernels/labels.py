@@ -33,6 +33,24 @@ FAILURE_MESSAGES = {
 }
 """Message id of each failure cause's message; placeholders n (the failing size) and vec (the vector width)."""
 
+STATUS_NAMES = {
+    "ok": N_("status.ok"),
+    "compile_error": N_("status.compile_error"),
+    "wrong": N_("status.wrong"),
+}
+"""Message id of each run status as a result shows it: the status itself in English, the script's words in Chinese."""
+
+CAUSE_NAMES = {
+    "shared_memory_overflow": N_("cause_name.shared_memory_overflow"),
+    "vector_width_indivisible": N_("cause_name.vector_width_indivisible"),
+    "illegal_fusion": N_("cause_name.illegal_fusion"),
+}
+"""Message id of each failure cause as a result shows it (the task card, the first tasks' table): the cause itself in
+English, a short name in Chinese."""
+
+BOTTLENECK_NAMES = {"memory": N_("bottleneck.memory"), "compute": N_("bottleneck.compute")}
+"""Message id of each bottleneck as a result shows it ("memory", "compute"; 访存, 计算 as the script says)."""
+
 
 def mode_label(mode: str) -> str:
     """Return how feedback mode `mode` reads in the current language; a student's own proposer keeps its name."""
@@ -42,6 +60,21 @@ def mode_label(mode: str) -> str:
 def cause_label(cause: str) -> str:
     """Return the short name of failure `cause` in the current language (the outcome table's "cause" column)."""
     return t(CAUSE_LABELS[cause])
+
+
+def status_name(status: str) -> str:
+    """Return run status `status` ("ok", "compile_error", "wrong") as a result shows it in the current language."""
+    return t(STATUS_NAMES[status])
+
+
+def cause_name(cause: str) -> str:
+    """Return failure `cause` as a result shows it in the current language (the outcome table's label is longer)."""
+    return t(CAUSE_NAMES[cause])
+
+
+def bottleneck_name(bottleneck: str) -> str:
+    """Return `bottleneck` ("memory" or "compute") as a result shows it in the current language."""
+    return t(BOTTLENECK_NAMES[bottleneck])
 
 
 def failure_message(feedback: RunFeedback, config: KernelConfig) -> str:

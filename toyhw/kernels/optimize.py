@@ -22,7 +22,23 @@ ProposerLike = Union[str, Proposer]
 
 
 class ProposerError(RuntimeError):
-    """A proposer raised or returned something that is not a valid config."""
+    """A proposer raised or returned something that is not a valid config.
+
+    Attributes:
+      proposer: the proposer's display name; round_index: the round (from 1) it failed in;
+      kind: "raised" (its code raised: the error is `__cause__`), "invalid" (it returned a mapping that is not a
+      config: the config's error is `__cause__`) or "returned" (it returned something else);
+      returned: what it returned (None when it raised).
+    """
+
+    def __init__(
+        self, message: str, *, proposer: str = "", round_index: int = 0, kind: str = "raised", returned: object = None
+    ) -> None:
+        super().__init__(message)
+        self.proposer, self.round_index, self.kind, self.returned = proposer, round_index, kind, returned
+
+    def __reduce__(self):  # a worker process's error keeps its fields when it is sent back
+        return (type(self), (str(self),), self.__dict__)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,10 +78,20 @@ def _as_config(value: object, name: str, round_index: int) -> KernelConfig:
         try:
             return KernelConfig(**value)
         except (TypeError, ValueError) as err:
-            raise ProposerError(f"proposer {name!r} returned an invalid config in round {round_index}: {err}") from err
+            raise ProposerError(
+                f"proposer {name!r} returned an invalid config in round {round_index}: {err}",
+                proposer=name,
+                round_index=round_index,
+                kind="invalid",
+                returned=value,
+            ) from err
     raise ProposerError(
         f"proposer {name!r} returned {value!r} in round {round_index}; it must return a KernelConfig "
-        f"(for example config.replace(tile=16)) with knobs {dict(knobs.KNOBS)}"
+        f"(for example config.replace(tile=16)) with knobs {dict(knobs.KNOBS)}",
+        proposer=name,
+        round_index=round_index,
+        kind="returned",
+        returned=value,
     )
 
 
@@ -106,7 +132,10 @@ def _optimize(
             proposed = propose(base_feedback, base, rng)
         except Exception as err:  # a student's proposer: say whose code failed, and where
             raise ProposerError(
-                f"proposer {name!r} raised {type(err).__name__}: {err} (round {round_index}, config {base})"
+                f"proposer {name!r} raised {type(err).__name__}: {err} (round {round_index}, config {base})",
+                proposer=name,
+                round_index=round_index,
+                kind="raised",
             ) from err
         config = proposed if type(proposed) is KernelConfig else _as_config(proposed, name, round_index)
     speedup = knobs.baseline_time(task) / best_time if best_config is not None else 0.0
