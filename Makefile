@@ -3,7 +3,8 @@
 #   make test       set up, then run every test (unit tests, nbval over the notebooks, browser tests)
 #   make notebooks  re-execute every notebook in place (outputs stored, widget state stripped)
 #   make present NB=02  serve notebooks/02_*.ipynb as a code-free app (Voila) on http://127.0.0.1:8866 (EDITION=zh too)
-#   make site       build the pack's website into _build/site/ (stored notebooks, guide, references, glossary)
+#   make site       build the pack's website into _build/site/ (stored notebooks, guide, references, glossary;
+#                   HUB_URL=.. REPO_URL=..: launch links into the class's JupyterHub)
 #   make site-serve build it, then serve it on http://127.0.0.1:8000 for a look
 #   make mutation   mutation testing of the core modules, by hand (not in CI): writes benchmarks/MUTATION.md
 #   make lock       refresh requirements/class.txt and requirements/test.txt (the versions every install uses)
@@ -57,6 +58,15 @@ LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.d/toyhw.json
 $(LAB_OVERRIDES): tools/jupyterlab-overrides.json | $(BIN)/python
 	install -D -m 644 $< $@
 
+# The app's Voila template (tools/voila-template: Voila's `lab` without its CDN stylesheets, in the notebook's own
+# language), installed into the venv's Voila where voila.json's "template": "toyhw" finds it.
+VOILA_TEMPLATE_FILES := $(wildcard tools/voila-template/*)
+VOILA_TEMPLATE := $(VENV)/share/jupyter/voila/templates/toyhw
+$(VOILA_TEMPLATE)/.installed: $(VOILA_TEMPLATE_FILES)
+	rm -rf $(VOILA_TEMPLATE)
+	install -D -m 644 -t $(VOILA_TEMPLATE) $(VOILA_TEMPLATE_FILES)
+	touch $@
+
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
@@ -78,7 +88,7 @@ LAB_EDITION_FLAGS = $(if $(filter zh,$(EDITION)),--LabApp.app_settings_dir=$(LAB
 lab: check-edition class-setup $(LAB_OVERRIDES) $(if $(filter zh,$(EDITION)),$(LAB_ZH_SETTINGS)/overrides.d/toyhw.json)
 	$(BIN)/jupyter lab $(ALLOW_ROOT) $(LAB_EDITION_FLAGS) $(EDITION_DIR)/
 
-test: setup chromium
+test: setup chromium $(VOILA_TEMPLATE)/.installed
 	$(BIN)/python -m pytest
 
 notebooks: setup
@@ -90,21 +100,33 @@ chromium:
 
 NB ?= 02
 PORT ?= 8866
-# NB and PORT reach the recipe through the environment, never pasted into its shell line: NB='x; y' is a name.
+# PREHEAT=1: Voila starts a kernel and runs the notebook before anyone asks (--preheat_kernel, a pool of one), so a
+# page opened once it has run is ready in seconds; a page opened at once waits as long as without it (the guide has
+# the figures, benchmarks/bench_app_ready.py measures them), hence off by default.
+PREHEAT ?= 0
+# NB, PORT and PREHEAT reach the recipe through the environment, never pasted into its shell line: NB='x; y' is a name.
 present: export PRESENT_NB = $(NB)
 present: export PRESENT_PORT = $(PORT)
-present: check-edition class-setup
+present: export PRESENT_PREHEAT = $(PREHEAT)
+present: check-edition class-setup $(VOILA_TEMPLATE)/.installed
 	@nb_arg="$${PRESENT_NB##*/}"; nb_arg="$${nb_arg%.ipynb}"; \
 	case "$$PRESENT_NB" in ''|*[!A-Za-z0-9_./-]*) echo "NB = '$$PRESENT_NB' is not allowed; give a notebook's number, NB=01 .. NB=08"; exit 2;; esac; \
 	case "$$PRESENT_PORT" in ''|*[!0-9]*) echo "PORT = '$$PRESENT_PORT' is not allowed; give a port number, e.g. PORT=8866"; exit 2;; esac; \
+	case "$$PRESENT_PREHEAT" in 0) preheat=;; 1) preheat="--preheat_kernel=True --pool_size=1";; *) echo "PREHEAT = '$$PRESENT_PREHEAT' is not allowed; give PREHEAT=1 (a preheated kernel) or PREHEAT=0"; exit 2;; esac; \
 	nb="$$(ls $(EDITION_DIR)/"$$nb_arg"*.ipynb 2>/dev/null | head -n 1)"; \
 	test -n "$$nb" || { echo "no notebook matches $(EDITION_DIR)/$$nb_arg*.ipynb; try NB=01 .. NB=08"; exit 2; }; \
 	echo "Serving $$nb as an app on http://127.0.0.1:$$PRESENT_PORT/ (Ctrl-C stops it)"; \
-	$(BIN)/voila "$$nb" --Voila.ip=127.0.0.1 --port="$$PRESENT_PORT" --show_tracebacks=True $(VOILA_FLAGS)
+	$(BIN)/voila "$$nb" --Voila.ip=127.0.0.1 --port="$$PRESENT_PORT" --show_tracebacks=True $$preheat $(VOILA_FLAGS)
 
 # The website: static files, built offline from the committed notebooks (never executed); tools/build_site.py.
+# HUB_URL=https://hub.example.edu REPO_URL=<the course's git URL> [REPO_BRANCH=main]: every notebook page links into
+# the class's JupyterHub (nbgitpuller) and, for a GitHub repository, Binder. They reach the script through the
+# environment, never pasted into its shell line.
+site: export SITE_HUB_URL = $(HUB_URL)
+site: export SITE_REPO_URL = $(REPO_URL)
+site: export SITE_REPO_BRANCH = $(REPO_BRANCH)
 site: setup
-	$(BIN)/python tools/build_site.py
+	$(BIN)/python tools/build_site.py --hub-url="$$SITE_HUB_URL" --repo-url="$$SITE_REPO_URL" --repo-branch="$$SITE_REPO_BRANCH"
 
 SITE_PORT ?= 8000
 site-serve: site

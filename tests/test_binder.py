@@ -40,6 +40,14 @@ def test_binder_postbuild_installs_the_pack_and_the_lab_settings_override():
     assert subprocess.run(["bash", "-n", str(path)]).returncode == 0
 
 
+def test_binder_postbuild_installs_the_apps_voila_template_where_make_present_does():
+    """voila.json selects the pack's template: a Voila on Binder needs it installed as `make present` installs it."""
+    makefile = (ROOT / "Makefile").read_text()
+    target = re.search(r"^VOILA_TEMPLATE := \$\(VENV\)/(.+)$", makefile, re.M).group(1)
+    text = (ROOT / "binder/postBuild").read_text()
+    assert f'install -D -m 644 -t "$prefix/{target}" tools/voila-template/*' in text
+
+
 @pytest.mark.parametrize(
     "url, found",
     [

@@ -1,4 +1,4 @@
-"""`make present NB=.. PORT=..`: the values are names, never shell text (NB='x; y' runs nothing)."""
+"""`make present NB=.. PORT=.. PREHEAT=..`: the values are names, never shell text (NB='x; y' runs nothing)."""
 
 import pathlib
 import shutil
@@ -40,7 +40,14 @@ def present(fake_voila, *assignments):
 
 
 @pytest.mark.parametrize(
-    "assignment", ["NB=x; touch {marker}", "NB=$(touch {marker})", "PORT=1; touch {marker}", "NB=`touch {marker}`"]
+    "assignment",
+    [
+        "NB=x; touch {marker}",
+        "NB=$(touch {marker})",
+        "PORT=1; touch {marker}",
+        "NB=`touch {marker}`",
+        "PREHEAT=1; touch {marker}",
+    ],
 )
 def test_shell_text_in_nb_or_port_runs_nothing(assignment, fake_voila, tmp_path):
     marker = tmp_path / "ran"
@@ -60,3 +67,10 @@ def test_an_unknown_edition_is_refused_naming_the_editions(edition, fake_voila, 
     marker = tmp_path / "ran"
     out = present(fake_voila, "NB=02", f"EDITION={edition.format(marker=marker)}")
     assert out.returncode != 0 and "is not allowed; editions: en, zh" in out.stdout and not marker.exists()
+
+
+def test_preheat_starts_voila_with_a_preheated_kernel_and_is_off_by_default(fake_voila):
+    out = present(fake_voila, "NB=02", "PREHEAT=1")
+    assert out.returncode == 0 and "--preheat_kernel=True --pool_size=1" in out.stdout
+    plain = present(fake_voila, "NB=02")
+    assert plain.returncode == 0 and "preheat" not in plain.stdout

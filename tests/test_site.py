@@ -46,6 +46,7 @@ def _result(data: dict) -> dict:
     return {"output_type": "execute_result", "data": data, "metadata": {}, "execution_count": 1}
 
 
+IMAGES = ("image/png", "image/svg+xml")  # a matplotlib plot's PNG, a panel chart's SVG
 PNG = _result({"image/png": "iVBORw0KGgo=", "text/plain": "<Figure size 640x480 with 1 Axes>"})
 REPR = _result({"text/plain": "VBox(children=(IntSlider(value=0, description='task', max=199), Output()))"})
 VIEW = _result(
@@ -116,8 +117,8 @@ def test_the_site_drops_every_widget_repr_of_the_stored_notebooks_and_keeps_ever
         ]
         assert [out for out in outputs(notebook) if out not in outputs(view)] == reprs, path.name
         assert not WIDGET_REPR.search(json.dumps(outputs(view))), path.name
-        assert [o for o in outputs(view) if "image/png" in o.get("data", {})] == [
-            o for o in outputs(notebook) if "image/png" in o.get("data", {})
+        assert [o for o in outputs(view) if set(IMAGES) & set(o.get("data", {}))] == [
+            o for o in outputs(notebook) if set(IMAGES) & set(o.get("data", {}))
         ], path.name
         panels += len(reprs)
     assert panels >= 5, "the notebooks' widget panels (01, 02, 03, 04, 06, 07) are found"
@@ -199,7 +200,7 @@ def test_every_notebook_has_a_page_with_its_figures_answers_and_download(built_s
             notebook = json.loads(path.read_text(encoding="utf-8"))
             html = _html(pages / "notebooks" / f"{path.stem}.html")
             figures = sum(
-                "image/png" in out.get("data", {})
+                bool(set(IMAGES) & set(out.get("data", {})))
                 for cell in notebook["cells"]
                 if cell["cell_type"] == "code"
                 for out in cell["outputs"]

@@ -3,20 +3,24 @@ committed files, without executing anything (`make site`).
 
 For each edition it stages the pages' sources in _build/site-src/<code>/ (the home page, the notebooks, the guide,
 the references, a glossary page gathered from the notebooks' glossaries, the README's sections the home page
-includes) and runs Sphinx on them, the editions side by side; the first edition goes to the site's root, the others
-to <code>/. Sphinx's warnings are errors: a broken reference fails the build. Staged files are rewritten only when
+includes, the course download website/course_zip.py builds and, for a Chinese edition, the search's word list) and
+runs Sphinx on them, the editions side by side; the first edition goes to the site's root, the others to <code>/.
+With a hub and a repository (`make site HUB_URL=.. REPO_URL=..`) every notebook page links into the hub, and into
+Binder for a GitHub repository (website/launch.py). Sphinx's warnings are errors: a broken reference fails the build. Staged files are rewritten only when
 they change and Sphinx keeps what it read, so a second build reads only what changed; the pages themselves are
 written afresh every time, so no page of an older build lingers.
 
-Usage: python tools/build_site.py [--out DIR] [--work DIR]
+Usage: python tools/build_site.py [--out DIR] [--work DIR] [--hub-url URL --repo-url URL [--repo-branch NAME]]
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -26,8 +30,11 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 WEBSITE = REPO / "website"
 sys.path.insert(0, str(WEBSITE))
 
+import course_zip  # noqa: E402
 import editions  # noqa: E402
+import launch  # noqa: E402
 import notebook_view  # noqa: E402
+import toyhw_site  # noqa: E402
 
 SITE = REPO / "_build" / "site"
 WORK = REPO / "_build"
@@ -44,6 +51,28 @@ def glossary_page(edition: editions.Edition) -> str:
     return "\n".join(parts)
 
 
+_HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")
+_HEADING = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
+
+
+def search_words(edition: editions.Edition, files: dict[str, bytes]) -> list[str]:
+    """Return the words jieba should keep whole in the edition's search index: every run of two or more Chinese
+    characters in the glossary's Chinese terms and in the headings of the edition's pages (`files`, its staged
+    sources), so that a term or a title typed as it is written is one word of the index."""
+    with open(REPO / "docs" / "glossary.csv", encoding="utf-8", newline="") as table:
+        texts = [row["chinese"] for row in csv.DictReader(table)]
+    for name, content in files.items():
+        if name.endswith(".ipynb"):
+            cells = json.loads(content.decode("utf-8"))["cells"]
+            text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        elif name.endswith(".md"):
+            text = content.decode("utf-8")
+        else:
+            continue
+        texts += _HEADING.findall(text)
+    return sorted({run for text in texts for run in _HAN_RUN.findall(text)})
+
+
 def staged_files(edition: editions.Edition) -> dict[str, bytes]:
     """Return the edition's Sphinx sources: path inside its source folder -> content."""
     files = {
@@ -58,6 +87,9 @@ def staged_files(edition: editions.Edition) -> dict[str, bytes]:
         solution = path.parent / "solutions" / f"{path.stem}.py"  # the exercises link it: a download on the page
         if solution.is_file():
             files[f"notebooks/solutions/{solution.name}"] = solution.read_bytes()
+    if edition.language.startswith("zh"):
+        files[toyhw_site.SEARCH_WORDS] = "".join(f"{word}\n" for word in search_words(edition, files)).encode("utf-8")
+    files[f"{toyhw_site.EXTRA}/{edition.course_zip}"] = course_zip.archive(edition)
     return files
 
 
@@ -74,7 +106,12 @@ def stage(edition: editions.Edition, folder: pathlib.Path) -> None:
 
 
 def _sphinx(
-    edition: editions.Edition, source: pathlib.Path, out: pathlib.Path, doctrees: pathlib.Path, log: pathlib.Path
+    edition: editions.Edition,
+    source: pathlib.Path,
+    out: pathlib.Path,
+    doctrees: pathlib.Path,
+    log: pathlib.Path,
+    where: launch.Target,
 ) -> subprocess.Popen:
     cmd = [
         sys.executable,
@@ -92,14 +129,23 @@ def _sphinx(
         str(source),
         str(out),
     ]
-    env = {**os.environ, "TOYHW_SITE_EDITION": edition.code}
+    env = {
+        **os.environ,
+        "TOYHW_SITE_EDITION": edition.code,
+        "TOYHW_SITE_HUB_URL": where.hub,
+        "TOYHW_SITE_REPO_URL": where.repo,
+        "TOYHW_SITE_REPO_BRANCH": where.branch,
+    }
     with open(log, "wb") as sink:
         return subprocess.Popen(cmd, env=env, stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
 
-def build(out: pathlib.Path = SITE, work: pathlib.Path = WORK) -> list[editions.Edition]:
-    """Build every edition that has notebooks into `out` (staging and Sphinx's caches under `work`); return the
-    editions built. Raises RuntimeError with Sphinx's messages when an edition does not build cleanly."""
+def build(
+    out: pathlib.Path = SITE, work: pathlib.Path = WORK, where: launch.Target = launch.Target()
+) -> list[editions.Edition]:
+    """Build every edition that has notebooks into `out` (staging and Sphinx's caches under `work`), the notebook
+    pages linking into `where` (launch.target: none by default); return the editions built. Raises RuntimeError with
+    Sphinx's messages when an edition does not build cleanly."""
     built = editions.built()
     if not built:
         raise RuntimeError(f"no edition has notebooks (looked in {[e.notebooks for e in editions.EDITIONS]})")
@@ -112,7 +158,9 @@ def build(out: pathlib.Path = SITE, work: pathlib.Path = WORK) -> list[editions.
         html = work / "site-html" / edition.code / "html"
         shutil.rmtree(html, ignore_errors=True)
         log = work / f"site-{edition.code}.log"
-        runs.append((edition, html, log, _sphinx(edition, source, html, work / "site-doctrees" / edition.code, log)))
+        runs.append(
+            (edition, html, log, _sphinx(edition, source, html, work / "site-doctrees" / edition.code, log, where))
+        )
     failed = [(edition, log) for edition, html, log, proc in runs if proc.wait() != 0]
     if failed:
         raise RuntimeError(
@@ -134,10 +182,18 @@ def main() -> int:
     parser.add_argument(
         "--work", type=pathlib.Path, default=WORK, help="staged sources, Sphinx's caches and logs (default: _build)"
     )
+    parser.add_argument("--hub-url", default="", help="the class's JupyterHub: nbgitpuller links on notebook pages")
+    parser.add_argument("--repo-url", default="", help="the git URL the hub pulls the course from (GitHub: Binder too)")
+    parser.add_argument("--repo-branch", default="", help="the branch to pull (default: the repository's own)")
     args = parser.parse_args()
+    try:
+        where = launch.target(args.hub_url, args.repo_url, args.repo_branch)
+    except ValueError as err:
+        print(err, file=sys.stderr)
+        return 2
     start = time.monotonic()
     try:
-        built = build(args.out.resolve(), args.work.resolve())
+        built = build(args.out.resolve(), args.work.resolve(), where)
     except RuntimeError as err:
         print(err, file=sys.stderr)
         return 1

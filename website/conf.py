@@ -1,8 +1,9 @@
 """Sphinx configuration of one edition of the pack's website (tools/build_site.py names the edition in
 TOYHW_SITE_EDITION and stages its sources; `make site` builds every edition).
 
-Offline by construction: the theme (sphinx-book-theme), its icons and fonts, the search and MathJax (from the
-sphinx-mathjax-offline package) are all copied into the site; no page loads anything from another host.
+Offline by construction: the theme (sphinx-book-theme), its icons and fonts, the search, the copy buttons
+(sphinx-copybutton) and MathJax (from the sphinx-mathjax-offline package) are all copied into the site; no page loads
+anything from another host.
 """
 
 import hashlib
@@ -32,8 +33,13 @@ toyhw_edition = EDITION.code
 # with the code that shapes the pages, so an incremental build never keeps pages the old code read.
 toyhw_code = hashlib.sha256(b"".join(p.read_bytes() for p in sorted(_HERE.glob("*.py")))).hexdigest()
 
-extensions = ["myst_nb", "sphinx.ext.mathjax", "sphinx-mathjax-offline", "toyhw_site"]
-exclude_patterns = ["_parts"]  # sections of the README that the home page includes
+extensions = ["myst_nb", "sphinx.ext.mathjax", "sphinx-mathjax-offline", "sphinx_copybutton", "toyhw_site"]
+exclude_patterns = ["_parts", "_extra"]  # staged by tools/build_site.py: the README's sections, the course download
+
+# `make site HUB_URL=.. REPO_URL=.. REPO_BRANCH=..`: the notebook pages' launch links (launch.py; none when unset).
+toyhw_hub_url = os.environ.get("TOYHW_SITE_HUB_URL", "")
+toyhw_repo_url = os.environ.get("TOYHW_SITE_REPO_URL", "")
+toyhw_repo_branch = os.environ.get("TOYHW_SITE_REPO_BRANCH", "")
 
 # The notebooks are shown as committed: never executed, widget state never loaded (it is stripped anyway, and
 # myst-nb's widget scripts would come from a CDN).
@@ -51,6 +57,10 @@ html_theme = "sphinx_book_theme"
 html_static_path = ["_static"]
 templates_path = ["_templates"]
 html_css_files = ["toyhw.css"]
+html_js_files = ["toyhw.js"]  # answers unfolded in print, search excerpts that start with the page's text
+html_favicon = "_static/favicon.svg"
+# A copy button on every block of code (notebook cells, listings), none on a cell's output.
+copybutton_selector = "div:not(.output) > div.highlight > pre"
 html_context = {"default_mode": "light"}  # the stored figures are drawn on white
 html_sourcelink_suffix = ""  # the download button serves the stored .ipynb itself
 html_show_sourcelink = False

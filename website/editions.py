@@ -31,6 +31,13 @@ class Edition:
         guide, references, readme: the edition's lecturer's guide, references and README, relative to the repository.
         glossary_heading: the heading under which every notebook of the edition ends with its glossary.
         widget_note: what the site says where a notebook's widget panel would be (it needs a running kernel).
+        pack_note: the word beside a notebook page's .ipynb button: the notebook runs only with the pack (a link to
+            the course download).
+        print_label: the notebook pages' print button.
+        hub_label, binder_label: the notebook pages' launch links (`make site HUB_URL=.. REPO_URL=..`), into the
+            class's JupyterHub (nbgitpuller) and into Binder.
+        course_readme: the course download's README.md, in the edition's language, with the commands that set the
+            course up and open it.
     """
 
     code: str
@@ -43,10 +50,20 @@ class Edition:
     readme: str
     glossary_heading: str
     widget_note: str
+    pack_note: str
+    print_label: str
+    hub_label: str
+    binder_label: str
+    course_readme: str
 
     @property
     def index_page(self) -> pathlib.Path:
         return WEBSITE / self.code / "index.md"
+
+    @property
+    def course_zip(self) -> str:
+        """The course download's file name, at the edition's root (the home page links it)."""
+        return f"toyhw-course-{self.code}.zip"
 
     def notebook_files(self) -> list[pathlib.Path]:
         """Return the edition's notebooks, sorted by name (an absent folder gives none)."""
@@ -66,6 +83,11 @@ EDITIONS: tuple[Edition, ...] = (
         glossary_heading="Glossary",
         widget_note="Interactive panel: it runs in JupyterLab (`make lab`) or the classroom app "
         "(`make present`). The figure or table above is its default view.",
+        pack_note="needs the course pack",
+        print_label="Print",
+        hub_label="Open in the class's JupyterHub",
+        binder_label="Open in Binder",
+        course_readme="website/en/course-README.md",
     ),
     Edition(
         code="zh",
@@ -79,6 +101,11 @@ EDITIONS: tuple[Edition, ...] = (
         glossary_heading="术语表",
         widget_note="交互面板：需要运行中的内核，在 JupyterLab（`make lab EDITION=zh`）或课堂应用"
         "（`make present EDITION=zh`）里使用。上面的图或表是它的默认视图。",
+        pack_note="需要课程包",
+        print_label="打印",
+        hub_label="在课程的 JupyterHub 里打开",
+        binder_label="在 Binder 里打开",
+        course_readme="website/zh/course-README.md",
     ),
 )
 

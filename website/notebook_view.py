@@ -7,6 +7,11 @@ The site renders the committed notebooks without executing them. What differs fr
   was, the site says so (the edition's `widget_note`).
 - Cells tagged `app-only` (text only for a room watching the classroom app) are dropped. Cells tagged `static-view`
   (a demo's stored figure or table) and `lab-only` (instructions for a student with code, exercises) stay.
+- A sentence for a student in Lab that a reader without a kernel cannot follow ("*Run the cell.*") carries the site's
+  sentence right after it, in an HTML comment that Lab and every notebook viewer hide:
+  `*Run the cell.*<!-- site: *The set-up code.* -->`. The site shows the comment's sentence in place of the
+  emphasised one (an empty comment drops it, and a cell left with nothing is dropped), so both come from the same
+  cell, translated together in the zh edition.
 - The test markers of code cells (`# NBVAL_IGNORE_OUTPUT` and the like: nbval's, for CI) are not shown.
 - Every cell keeps its id as an anchor (`#nb02-13`), the ids the guide names cells by: a markdown cell gets a MyST
   target line (or, when it opens with HTML such as `<details>`, which a target cannot attach to, an empty
@@ -25,6 +30,7 @@ import re
 WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 REMOVED_TAG = "app-only"  # `static-view` and `lab-only` cells are shown like untagged ones
 _NBVAL_MARKER = re.compile(r"^\s*#\s*NBVAL_\w+\s*$")
+_FOR_THE_SITE = re.compile(r"\*[^*]+\*<!--\s*site:(.*?)-->", re.S)  # *Lab's sentence*<!-- site: the site's -->
 
 
 @functools.cache
@@ -67,6 +73,12 @@ def _anchored(cell_id: str, text: str) -> str:
     return f"({cell_id})=\n{text}"
 
 
+def for_the_site(text: str) -> str:
+    """Return markdown `text` with each Lab sentence that carries a site sentence (`*...*<!-- site: ... -->`)
+    replaced by the site's."""
+    return _FOR_THE_SITE.sub(lambda found: found.group(1).strip(), text)
+
+
 def _source_without_markers(source: str | list[str]) -> str:
     text = _text(source)
     return "".join(line for line in text.splitlines(keepends=True) if not _NBVAL_MARKER.match(line))
@@ -79,6 +91,10 @@ def site_view(notebook: dict, widget_note: str) -> dict:
     for cell in view["cells"]:
         if REMOVED_TAG in _tags(cell):
             continue
+        if cell["cell_type"] == "markdown":
+            cell["source"] = for_the_site(_text(cell["source"]))
+            if not cell["source"].strip():
+                continue
         cells.append(cell)
         if cell["cell_type"] == "markdown" and "id" in cell:
             cell["source"] = _anchored(cell["id"], _text(cell["source"]))

@@ -7,13 +7,19 @@ language switch and the notebook download button.
   cell on its notebook's page. Every cell is an anchor: markdown cells through the MyST target notebook_view adds,
   code cells here.
 - Each page gets `toyhw_languages` (the language switch: empty with one edition) and, on a notebook's page,
-  `toyhw_download` (the stored notebook, byte for byte as committed) for the header template
-  `_templates/toyhw-header.html`.
-- On Sphinx 9.0 the Chinese search gets its English stemmer under the name its script looks for (below).
+  `toyhw_download` (the stored notebook, byte for byte as committed) with the word that it needs the pack (a link to
+  the course download), `toyhw_launch` (the launch links into the class's hub and Binder, launch.py; none unless
+  `make site` is given them) and the print button, for the header template `_templates/toyhw-header.html`.
+- The staged files of tools/build_site.py: `_extra/` (the course download) goes to the edition's root, and the zh
+  search loads `_parts/search-words.txt` into jieba (the glossary's terms and the headings' words: the index then
+  holds them whole).
+- The Chinese search splits a query typed without spaces into the words the index holds (search_zh.js); on Sphinx
+  9.0 it also gets its English stemmer under the name its script looks for (below).
 """
 
 from __future__ import annotations
 
+import pathlib
 import re
 
 import sphinx
@@ -23,7 +29,14 @@ from sphinx.application import Sphinx
 from sphinx.search.zh import SearchChinese
 
 import editions
+import launch
 import notebook_view
+
+_HERE = pathlib.Path(__file__).parent
+SEARCH_WORDS = "_parts/search-words.txt"
+"""jieba's user dictionary for the Chinese search, staged by tools/build_site.py (one word a line)."""
+EXTRA = "_extra"
+"""The staged folder whose files land at the edition's root (the course download)."""
 
 _NOTEBOOK_FILE = re.compile(r"(\d\d_\w+)\.ipynb")
 _CELL_ID = re.compile(r"nb(\d\d)-[0-9a-z][0-9a-z-]*")  # nb02-13, nb07-01b, nb02-ex1, nb07-summary
@@ -96,12 +109,35 @@ def _link_notebooks_and_cells(app: Sphinx, doctree: nodes.document, docname: str
         link.append(literal)
 
 
+def _staged_files(app: Sphinx, config) -> None:
+    """Point the search and the extra files at what tools/build_site.py staged beside the pages' sources."""
+    source = pathlib.Path(app.srcdir)
+    words = source / SEARCH_WORDS
+    if config.language.startswith("zh") and words.is_file():
+        config.html_search_options = {**config.html_search_options, "dict": str(words)}
+    if (source / EXTRA).is_dir():
+        config.html_extra_path = [*config.html_extra_path, str(source / EXTRA)]
+
+
 def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     edition = _edition(app)
     context["toyhw_languages"] = editions.switch_links(edition, pagename, editions.built())
     context["toyhw_download"] = None
+    context["toyhw_launch"] = []
+    context["toyhw_print"] = None
     if pagename.startswith("notebooks/") and app.env.doc2path(pagename).suffix == ".ipynb":
         context["toyhw_download"] = f"{context['pathto']('_sources', 1)}/{pagename}.ipynb"
+        context["toyhw_pack_note"] = edition.pack_note
+        context["toyhw_course_zip"] = context["pathto"](edition.course_zip, 1)
+        context["toyhw_print"] = edition.print_label
+        where = launch.target(app.config.toyhw_hub_url, app.config.toyhw_repo_url, app.config.toyhw_repo_branch)
+        notebook = f"{edition.notebooks}/{pagename.rsplit('/', 1)[-1]}.ipynb"
+        for kind, label, href in (
+            ("hub", edition.hub_label, launch.hub_link(where, notebook)),
+            ("binder", edition.binder_label, launch.binder_link(where, notebook)),
+        ):
+            if href:
+                context["toyhw_launch"].append({"kind": kind, "label": label, "href": href})
 
 
 def chinese_search_for_sphinx_9_0() -> type[SearchChinese]:
@@ -123,11 +159,42 @@ def chinese_search_for_sphinx_9_0() -> type[SearchChinese]:
     return type("SearchChineseWithItsStemmer", (SearchChinese,), {"js_stemmer_rawcode": "", "js_stemmer_code": code})
 
 
+def _inner_words(word: str) -> list[str]:
+    """Return the dictionary words of four or more characters inside `word` (jieba's search cut gives those of two
+    and three only): `进程启动开销` holds `启动开销`, which is then found on its page too."""
+    import jieba
+
+    return [
+        word[start:end]
+        for start in range(len(word))
+        for end in range(start + 4, len(word) + (start > 0))
+        if jieba.dt.FREQ.get(word[start:end], 0) > 0
+    ]
+
+
+def chinese_search() -> type[SearchChinese]:
+    """Return the site's Chinese search: Sphinx's (with 9.0's stemmer fixed), whose index also holds the longer
+    dictionary words inside a word, and the query splitter of search_zh.js, which cuts a run of Chinese characters
+    that the index does not hold whole into words it holds."""
+    base = chinese_search_for_sphinx_9_0() if sphinx.version_info[:2] < (9, 1) else SearchChinese
+
+    class SearchChineseAsTyped(base):
+        js_splitter_code = (_HERE / "search_zh.js").read_text(encoding="utf-8")
+
+        def split(self, input: str) -> list[str]:
+            words = super().split(input)
+            return words + [inner for word in words if len(word) > 4 for inner in _inner_words(word)]
+
+    return SearchChineseAsTyped
+
+
 def setup(app: Sphinx) -> dict:
-    if sphinx.version_info[:2] < (9, 1):
-        sphinx.search.languages["zh"] = chinese_search_for_sphinx_9_0()
+    sphinx.search.languages["zh"] = chinese_search()
     app.add_config_value("toyhw_edition", "", "env", types=[str])
     app.add_config_value("toyhw_code", "", "env", types=[str])
+    for name in ("toyhw_hub_url", "toyhw_repo_url", "toyhw_repo_branch"):  # make site HUB_URL= REPO_URL= REPO_BRANCH=
+        app.add_config_value(name, "", "html", types=[str])
+    app.connect("config-inited", _staged_files)
     app.connect("source-read", _site_view)
     app.connect("doctree-read", _cell_anchors)
     app.connect("env-purge-doc", _purge_anchors)

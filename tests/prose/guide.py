@@ -32,6 +32,7 @@ from prose.phrasing import (
 )
 from prose.study_figures import study_figures
 from exercise_cells import NOTEBOOKS, load_solution
+from prose import guide_app  # section 3, the app's time to ready: its figures are benchmarks/app_ready.json's
 from prose import guide_hub  # section 6, a class on one server: its figures are benchmarks/hub.json's
 from prose import timing
 from prose.timing import Slot
@@ -662,6 +663,7 @@ def quotes() -> list[str]:
         + plan_rows(LECTURE_14)
         + list(plan_phrases().values())
         + guide_hub.quotes()
+        + guide_app.quotes()
     )
 
 
