@@ -22,6 +22,7 @@ import re
 import sys
 from collections.abc import Callable
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -70,6 +71,25 @@ def _broken(*args, **kwargs):
     raise ZeroDivisionError("oops " * 40)
 
 
+class _Unprintable:
+    """An answer whose repr raises: the verdict still names it."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __repr__(self):
+        raise ValueError("no repr")
+
+
+class _AlwaysEqual(knobs.KernelConfig):
+    """A config that says it equals anything."""
+
+    def __eq__(self, other):
+        return True
+
+    __hash__ = knobs.KernelConfig.__hash__
+
+
 @functools.cache
 def _solution(number: str):
     return load_solution(next(NOTEBOOKS.glob(f"{number}_*.ipynb")))
@@ -98,6 +118,12 @@ def _nb01() -> dict[str, Callable[[], Verdict]]:
             lambda s, p=1.0: metrics.fast_p(s, 1.0) / max(metrics.fast_p(s, 0.0), 1e-9),
             lambda s: 0.5,
             lambda s, p=1.0: 1.0 if max(s) <= 0 else metrics.fast_p(s, p) / metrics.fast_p(s, 0.0),  # 1.0 for none
+            lambda s, p=1.0: 0.762,  # the notebook's answer, copied
+            lambda s, p=1.0: np.float32(0.7619048),
+            lambda s, p=1.0: print("x" * 100_000) or 0.762,
+            lambda s, p=1.0: 10**5000,
+            lambda s, p=1.0: sys.exit(3),
+            _Unprintable,
         ],
         2: [
             s.calm_config,
@@ -108,6 +134,7 @@ def _nb01() -> dict[str, Callable[[], Verdict]]:
             redrawn,
             lambda rng: knobs.random_config(rng).as_dict(),
             lambda: knobs.DEFAULT,
+            lambda rng: _AlwaysEqual(),
         ],
         3: [
             s.one_explained_fix,
@@ -119,6 +146,7 @@ def _nb01() -> dict[str, Callable[[], Verdict]]:
             lambda report, seed=0: {"failing": 200, "correct after one fix": 170, "still failing": 30},
             lambda report, seed=0: {"failing": 116, "correct after one fix": 86, "still failing": 31},
             fixes_everything,
+            lambda report, seed=0: {"failing": 116, "correct after one fix": 86, "still failing": 30},  # copied
         ],
     }
     return {
@@ -161,8 +189,20 @@ def _nb02() -> dict[str, Callable[[], Verdict]]:
         lambda feedback, config, rng: config,
         lambda *args: (_ for _ in ()).throw(TypeError("boom")),
     ]
+
+    def follows_always(q):
+        def propose(feedback, config, rng):
+            return proposers.suggest(feedback, config, rng)
+
+        return propose
+
+    def misreads_shared_memory(feedback, config, rng):
+        if feedback.cause == "shared_memory_overflow":
+            return knobs.mutate(config, rng)
+        return proposers.explain(feedback, config, rng)
+
     answers = {
-        1: [s.my_proposer, *proposer_bad, starting_point, proposers.suggest],
+        1: [s.my_proposer, *proposer_bad, starting_point, proposers.suggest, lambda f, c, r: c.as_dict()],
         2: [
             s.adviser,
             None,
@@ -175,11 +215,16 @@ def _nb02() -> dict[str, Callable[[], Verdict]]:
             lambda q: _stub,
             noisy,
             scalar_in_the_middle,
+            follows_always,
+            lambda q: proposers.explain if q < 1 else proposers.suggest,  # the notebook's answer, copied
         ],
         3: [s.vec_one_proposer, *proposer_bad, proposers.explain],
         4: [
             s.hopeless,
+            [(False, 2), (np.False_, np.int64(1))],
             [(False, 2), (0, 1)],
+            {("False", 1), (False, 2)},
+            {("yes", "2")},
             None,
             3,
             "ab",
@@ -197,6 +242,7 @@ def _nb02() -> dict[str, Callable[[], Verdict]]:
             proposers.explain,
             lambda f, c, rng: knobs.mutate(c, rng),
             half_reading,
+            misreads_shared_memory,
         ],
     }
     return {
@@ -246,6 +292,7 @@ def _nb03() -> dict[str, Callable[[], Verdict]]:
             lambda gpu_name: {16: 16, 24: 64, 48: 64, 64: 64},
             lambda gpu_name: {16: 16},
             lambda gpu_name: [16, 64, 64, 64],
+            lambda gpu_name, layer="8B gate_up", ms=(16, 24, 48, 64): s.oracle_block_m("H100"),  # copied
             *not_functions,
             *odd,
         ],
@@ -257,6 +304,7 @@ def _nb03() -> dict[str, Callable[[], Verdict]]:
             lambda s: [1, 2, 3],
             lambda s: None,
             lambda s: vllm.vllm_ranks(shared_table("H100"))[:3],
+            lambda latency: _solution("03").vllm_ranks_at(0.5e-6),  # the notebook's first answer, copied
             *not_functions,
             *odd,
         ],
@@ -269,6 +317,7 @@ def _nb03() -> dict[str, Callable[[], Verdict]]:
             lambda found: {k: v for k, v in right4(found).items() if k != "all"},
             lambda found: {k: "8.5%" for k in right4(found)},
             lambda found: 0.085,
+            lambda found: right4(list(nb03._found())),  # the notebook's answer, copied
             *not_functions,
             *odd,
         ],
@@ -340,6 +389,9 @@ def _nb04() -> dict[str, Callable[[], Verdict]]:
         "2.nan": (lambda: right(2).assign(median=float("nan")), True),
         "2.number": (lambda: 1.123, True),
         "2.raises": (_raises_short, True),
+        "1.copy": (lambda **kwargs: right(1), True),
+        "2.copy": (lambda **kwargs: right(2), True),
+        "3.copy": (lambda **kwargs: right(3),),
         "3.solution": (s.focus_report,),
         "3.stub": (_stub,),
         "3.shifted": (lambda: _shifted(right(3), "child beat its parent"),),
@@ -365,6 +417,7 @@ def _nb04() -> dict[str, Callable[[], Verdict]]:
         "4.list": (lambda st: right(4), ["no_meta_prompt"]),
         "4.renamed": (lambda st: right(4).rename(columns={"new shapes (median)": "median"}), "no_meta_prompt"),
         "4.no_row": (lambda st: right(4).drop(index="full"), "no_meta_prompt"),
+        "4.copy": (lambda st: right(4), "no_meta_prompt"),
     }
 
     def call(name: str, args: tuple) -> Callable[[], Verdict]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+import sys
 import types
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -25,8 +26,10 @@ from verdict_text import CJK, english_left
 from toyhw import i18n
 from toyhw.course.check import WIDTH, Verdict
 from toyhw.course.checks import nb05, nb06, nb07, nb08
-from toyhw.evolve import targeting
+from toyhw.evolve import ablations, targeting
+from toyhw.gemm.time_table import shared_table
 from toyhw.textwidth import display_width
+from visible_answers import copied_answer
 
 
 MODULES = {5: nb05, 6: nb06, 7: nb07, 8: nb08}
@@ -59,6 +62,11 @@ def _raises_zero(*args, **kwargs):
     raise ZeroDivisionError("division by zero")
 
 
+def _loops(*args, **kwargs):
+    while True:
+        pass
+
+
 @functools.cache
 def solution(k: int) -> types.ModuleType:
     return load_solution(NOTEBOOKS / f"{PATHS[k]}.ipynb")
@@ -82,8 +90,11 @@ def _nb05() -> list[Case]:
     cases = [
         Case(5, 1, "solution", lambda: (s().best_share,)),
         Case(5, 1, "stub", lambda: (_stub,)),
-        Case(5, 1, "within-a-point", lambda: (lambda k: nb05.best_share_formula(k) + 0.009,)),
-        Case(5, 1, "numpy", lambda: (lambda k: np.float64(nb05.best_share_formula(k)),)),
+        Case(5, 1, "within-a-point", lambda: (lambda k, island=25, **_: nb05.best_share_formula(k, island) + 0.009,)),
+        Case(5, 1, "numpy", lambda: (lambda k, island=25, **_: np.float64(nb05.best_share_formula(k, island)),)),
+        Case(5, 1, "copy", lambda: (copied_answer(s().best_share, *[((k,), {}) for k in nb05.TOURNAMENTS]),)),
+        Case(5, 1, "loops", lambda: (_loops,)),
+        Case(5, 1, "exits", lambda: (lambda *a, **k: sys.exit(3),)),
     ]
     wrong_1 = {
         "constant": lambda k: 0.5,
@@ -166,9 +177,25 @@ def _nb06() -> list[Case]:
         cases.append(Case(6, k, "solution", lambda make=make: (make(),)))
         cases += [Case(6, k, name, lambda v=v: (v,)) for name, v in common.items()]
 
-    def exact(gpus, seed, budget):
+    def exact(gpus, seed, budget):  # the solution's frame without its rounding to two decimals
         frame = s().decode_reach_by_gpu(gpus, seed, budget)
-        return frame.assign(**{"H100 vs_roofline": frame["H100 vs_roofline"] + 0.004})
+        shapes = {x.label(): x for x in ablations.context().train + ablations.context().test}
+        for gpu in gpus:
+            table = shared_table(gpu)
+            frame[f"{gpu} vs_roofline"] = [
+                table.roofline(shapes[x]) / table.oracle(shapes[x])[1] for x in frame["shape"]
+            ]
+        return frame
+
+    calls = {
+        1: [((name, 0, 300), {}) for name in nb06.VARIANTS],
+        2: [((0, nb06.BUDGETS), {})],
+        3: [((0.6,), {})],
+        4: [((nb06.GPUS, 0, 300), {})],
+    }
+    cases += [
+        Case(6, k, "copy", lambda k=k, make=make: (copied_answer(make(), *calls[k]),)) for k, make in solved.items()
+    ]
 
     wrong = [
         (1, "plus-a-point", lambda name, seed, budget: s().stuck_target_share(name, seed, budget) + 0.01),
@@ -216,6 +243,12 @@ def _nb07() -> list[Case]:
         Case(7, 2, "list", lambda: (lambda m_min, m_max: [1],)),
         Case(7, 2, "empty", lambda: (lambda m_min, m_max: {},)),
         Case(7, 2, "same-for-both", lambda: (right_2,)),
+        Case(
+            7,
+            2,
+            "copy",
+            lambda: (copied_answer(s().bad_branch_on_a_training_shape, ((2000, 4000), {}), ((3000, 4000), {})),),
+        ),
     ]
 
     def right_3(**kwargs):
@@ -230,6 +263,14 @@ def _nb07() -> list[Case]:
         Case(7, 3, "same-for-both", lambda: (right_3,)),
         Case(7, 3, "off-by-one", lambda: (lambda **kwargs: dict(right_3(), crashing=right_3()["crashing"] + 1),)),
         Case(7, 3, "per-layer-list", lambda: (lambda **kwargs: dict(right_3(), **{"per layer": [1, 2]}),)),
+        Case(
+            7,
+            3,
+            "copy",
+            lambda: (
+                copied_answer(s().new_shape_crashes, ((), {}), ((), {"new_layers": ("405B/8 qkv 8kv", "405B/8 down")})),
+            ),
+        ),
     ]
     cases += [
         Case(7, 4, "solution", lambda: (s().untested_branches,)),
@@ -241,6 +282,13 @@ def _nb07() -> list[Case]:
         Case(7, 4, "empty", lambda: (lambda program, shapes: [],)),
         Case(7, 4, "one-missed", lambda: (lambda program, shapes: s().untested_branches(program, shapes)[:-1],)),
         Case(7, 4, "one-too-many", lambda: (lambda program, shapes: s().untested_branches(program, shapes) + [3],)),
+        Case(
+            7,
+            4,
+            "training-shapes-only",
+            lambda: (lambda p, shapes: s().untested_branches(p, ablations.context().train),),
+        ),
+        Case(7, 4, "a-string", lambda: (lambda p, shapes: [str(x) for x in s().untested_branches(p, shapes)],)),
     ]
     return cases
 
@@ -256,7 +304,8 @@ def _nb08() -> list[Case]:
 
     cases = [
         Case(8, 1, "solution", lambda: (solution(8).cascade_savings,)),
-        Case(8, 1, "rounded", lambda: (lambda: right(1).assign(saved=right(1)["saved"].round(2)),)),
+        Case(8, 1, "rounded", lambda: (lambda **kw: solution(8).cascade_savings(**kw).round({"saved": 2}),)),
+        Case(8, 1, "copy", lambda: (lambda **kw: right(1),)),
         Case(8, 1, "stub", lambda: (_stub,)),
         Case(8, 1, "raises", lambda: (lambda: {}["full"],)),
         Case(8, 1, "none", lambda: (None,)),
@@ -266,7 +315,8 @@ def _nb08() -> list[Case]:
         Case(8, 1, "saved-off", lambda: (lambda: right(1).assign(saved=right(1)["saved"] + 0.01),)),
         Case(8, 1, "saved-words", lambda: (lambda: right(1).assign(saved="a lot"),)),
         Case(8, 1, "full-off", lambda: (lambda: right(1).assign(full=right(1)["full"] + 1),)),
-        Case(8, 2, "solution", lambda: (lambda: right(2),)),
+        Case(8, 2, "solution", lambda: (solution(8).serial_and_parallel_agree,)),
+        Case(8, 2, "copy", lambda: (lambda **kw: right(2),)),
         Case(8, 2, "stub", lambda: (_stub,)),
         Case(8, 2, "raises", lambda: (lambda: {}["full"],)),
         Case(8, 2, "list", lambda: ([],)),

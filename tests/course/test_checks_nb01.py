@@ -13,11 +13,12 @@ import numpy as np
 import pytest
 
 from exercise_cells import NOTEBOOKS, load_solution
-from toyhw import metrics
+from toyhw import i18n, metrics
 from toyhw.course.check import WIDTH, Verdict
 from toyhw.course.checks import nb01 as checks
 from toyhw.kernels import failures, knobs, study
 from toyhw.textwidth import display_width
+from visible_answers import copied_answer
 
 SOLUTION = load_solution(NOTEBOOKS / "01_one_shot_kernels.ipynb")
 
@@ -103,7 +104,7 @@ def _redrawn(rng: random.Random) -> knobs.KernelConfig:
     [
         (_stub, ("stub",)),
         (_raises, ("KeyError",)),
-        (knobs.random_config, ("tile is 64",)),  # the eager writer itself (the notebook's stub)
+        (knobs.random_config, ("task 1: its tile is 64",)),  # the eager writer itself (the notebook's stub)
         (lambda rng: knobs.random_config(rng).replace(tile=32), ("tile is 32", "16")),  # every tile made 32
         (_redrawn, ("task 1",)),
         (lambda rng: knobs.random_config(rng).as_dict(), ("not a knobs.KernelConfig",)),
@@ -175,3 +176,73 @@ def test_correct_and_faster_share_ignores_failures_and_so_rewards_handing_in_les
     sure[int(np.argmax(s))] = s.max()  # only the fastest kernel handed in
     assert SOLUTION.correct_and_faster_share(sure) == 1.0 and metrics.fast_p(sure, 1.0) == 0.005
     assert SOLUTION.correct_and_faster_share([0.0, 0.0]) == 0.0
+
+
+# ----- answers copied from the notebook, answers of the wrong type, answers that change what they are given
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_copy_of_the_notebooks_answers_fails_every_check(language):
+    lecture = study.one_shot().speedups()
+    shown = [((lecture, p), {}) for p in (1.0, 1.5, 0.5)] + [
+        ((speedups, p), {}) for speedups in ([0.0, 1.0, 1.2, 2.5], [0.0, 0.0]) for p in (1.0, 1.5, 0.5)
+    ]
+    streams = [random.Random(230 + 1 + i) for i in range(200)]
+    drawn = {rng.getstate(): SOLUTION.calm_config(random.Random(230 + 1 + i)) for i, rng in enumerate(streams)}
+
+    def calm_table(rng):  # the lecture's 200 kernels, written down; the eager writer anywhere else
+        return drawn.get(rng.getstate()) or knobs.random_config(rng)
+
+    with i18n.using(language):
+        for verdict in (
+            checks.exercise_1(copied_answer(SOLUTION.correct_and_faster_share, *shown)),
+            checks.exercise_2(calm_table),
+            checks.exercise_3(copied_answer(SOLUTION.one_explained_fix, ((study.one_shot(),), {}))),
+        ):
+            _assert_fails(verdict)
+    assert checks.exercise_2(calm_table).reason.startswith("the stream random.Random(9): its tile is 64")
+    copied = copied_answer(SOLUTION.one_explained_fix, ((study.one_shot(),), {}))
+    assert checks.exercise_3(copied).reason == (
+        "on another case (study.one_shot(7, 60)): 'failing' is 116, but 34 one-shot kernels fail"
+    )
+
+
+def test_exercise_1_takes_a_numpy_scalar_and_refuses_a_string_and_shows_the_digits_that_differ():
+    _assert_passes(checks.exercise_1(lambda s, p=1.0: np.float32(SOLUTION.correct_and_faster_share(s, p))))
+    _assert_fails(checks.exercise_1(lambda s, p=1.0: str(SOLUTION.correct_and_faster_share(s, p))), "'0.7619")
+    verdict = checks.exercise_1(lambda s, p=1.0: 0.762)
+    _assert_fails(verdict, "it gives 0.7620, but fast_p / fast_0 is 0.7619")
+
+
+def test_exercise_2_refuses_a_config_whose_equality_is_always_true():
+    class AlwaysEqual(knobs.KernelConfig):
+        def __eq__(self, other):
+            return True
+
+        __hash__ = knobs.KernelConfig.__hash__
+
+    _assert_fails(checks.exercise_2(lambda rng: AlwaysEqual()), "AlwaysEqual", "not a knobs.KernelConfig")
+
+
+def test_exercise_3_refuses_counts_that_are_strings_or_fractions_and_takes_numpy_counts():
+    def as_numpy(report, seed=0):
+        return {k: np.int64(v) for k, v in SOLUTION.one_explained_fix(report, seed).items()}
+
+    _assert_passes(checks.exercise_3(as_numpy))
+    for bad in ("116", 13.9, True):
+        _assert_fails(
+            checks.exercise_3(lambda report, seed=0, bad=bad: dict(SOLUTION.one_explained_fix(report), failing=bad)),
+            "whole",
+        )
+
+
+def test_a_function_that_changes_the_report_changes_nothing_the_notebook_holds():
+    before = study.one_shot()
+    kernels = before.kernels
+
+    def vandal(report, seed=0):
+        object.__setattr__(report, "kernels", report.kernels[:3])
+        return {"failing": 0, "correct after one fix": 0, "still failing": 0}
+
+    _assert_fails(checks.exercise_3(vandal), "'failing' is 0, but 116")
+    assert study.one_shot() is before and before.kernels is kernels and len(kernels) == 200

@@ -4,14 +4,18 @@ Each check fails on a wrong, raising or ill-typed answer with a one-line verdict
 the solution file's answer; the solutions' results are the ones the notebook's answers quote.
 """
 
+import random
+import time
+
 import numpy as np
 import pytest
 
 from exercise_cells import NOTEBOOKS, load_solution
-from toyhw import metrics
+from toyhw import i18n, metrics
 from toyhw.course.check import Verdict
 from toyhw.course.checks import nb02 as checks
 from toyhw.kernels import knobs, optimize, proposers, study
+from visible_answers import recording, replayed_proposer
 
 TASKS = list(study.tasks())
 SOLUTIONS = load_solution(NOTEBOOKS / "02_feedback_loops.ipynb")
@@ -132,8 +136,29 @@ def test_exercise_4_fails_on_a_wrong_set(bad):
     _one_line(checks.exercise_4(bad), False)
 
 
-def test_exercise_4_accepts_any_iterable_of_the_right_pairs():
-    _one_line(checks.exercise_4([(False, 2), (0, 1)]), True)
+def test_exercise_4_accepts_a_list_of_the_right_pairs_with_numpy_values():
+    _one_line(checks.exercise_4([(False, 2), [np.False_, np.int64(1)]]), True)
+
+
+@pytest.mark.parametrize(
+    "given, shown",
+    [
+        ({("False", 1), (False, 2)}, "('False', 1)"),  # bool("False") is True: no string is a bool
+        ({("yes", "2")}, "('yes', '2')"),
+        ({(False, 2), (0, 1)}, "(0, 1)"),  # 0 is an int, not False
+        ({(False, 2.0), (False, 1.5)}, "(False, 1.5)"),
+    ],
+)
+def test_exercise_4_reads_no_pair_it_would_have_to_coerce_and_names_it_as_written(given, shown):
+    verdict = checks.exercise_4(given)
+    _one_line(verdict, False)
+    assert shown in str(verdict) and "not a (fusable, widest vec) pair" in str(verdict), verdict
+
+
+def test_exercise_4_names_a_group_that_clears_the_bar_as_the_student_wrote_it():
+    verdict = checks.exercise_4({(np.True_, np.int64(4))})
+    _one_line(verdict, False)
+    assert "in the group (True, 4) " in str(verdict), verdict
 
 
 def _fast(proposer, rounds):
@@ -186,3 +211,99 @@ def test_misreading_half_the_errors_lands_between_explain_and_scalar():
     assert misread == (0.9, 0.355)
     assert table["scalar"][10][1.0] < table["resample"][10][1.0] < misread[0] < table["explain"][10][1.0]
     assert table["scalar"][10][1.5] < table["resample"][10][1.5] < misread[1] < table["explain"][10][1.5]
+
+
+# ----- answers copied from the notebook, misreadings the exercise does not ask for, a patched pack
+
+
+def _lecture_probes():
+    return [(k.feedback, k.config, random.Random(k.index)) for k in study.one_shot().kernels]
+
+
+def _replayed_race(solution):
+    """`solution` written down as a table of the lecture race's steps (explain anywhere else)."""
+    seen = []
+    optimize.speedups_after(TASKS, 10, recording(solution, seen))
+    return replayed_proposer(solution, seen)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_copy_of_the_notebooks_answers_fails_every_check_that_takes_a_function(language):
+    race_copy = _replayed_race(SOLUTIONS.my_proposer)
+    assert optimize.speedups_after(TASKS, 10, race_copy) == optimize.speedups_after(TASKS, 10, SOLUTIONS.my_proposer)
+    copies = {
+        1: race_copy,
+        2: lambda q: proposers.explain if q < 1 else proposers.suggest,  # explain's 0.490 is within 0.015 of itself
+        3: replayed_proposer(SOLUTIONS.vec_one_proposer, _lecture_probes()),
+        5: replayed_proposer(SOLUTIONS.misreading_explain, _lecture_probes()),
+    }
+    with i18n.using(language):
+        for k, copied in copies.items():
+            _one_line(getattr(checks, f"exercise_{k}")(copied), False)
+    assert str(checks.exercise_1(race_copy)).startswith("✗ on another case (task seed 7, 200 tasks): after 10 rounds")
+    assert "adviser(0.5) turns a knob the bottleneck names in" in str(checks.exercise_2(copies[2]))
+    assert "of task seed 7" in str(checks.exercise_3(copies[3]))
+    assert "it misreads" in str(checks.exercise_5(copies[5]))
+
+
+def test_exercise_2_says_an_adviser_that_ignores_q_ignores_q():
+    def always_follows(q):
+        return follow
+
+    def follow(feedback, config, rng):
+        if not feedback.ok:
+            return proposers.fix_failure(feedback, config, rng)
+        return proposers.suggest(feedback, config, rng)
+
+    verdict = checks.exercise_2(always_follows)
+    _one_line(verdict, False)
+    assert "adviser(0) is exactly suggest: it ignores q" in str(verdict) and "random" not in str(verdict), verdict
+    verdict = checks.exercise_2(lambda q: proposers.explain)
+    assert "adviser(1) is exactly explain: it ignores q" in str(verdict), verdict
+
+
+def test_exercise_2_says_an_adviser_that_draws_at_q_0_draws():
+    def drawing(q):
+        def propose(feedback, config, rng):
+            if not feedback.ok:
+                return proposers.fix_failure(feedback, config, rng)
+            return proposers.suggest(feedback, config, rng) if rng.random() < q else knobs.mutate(config, rng)
+
+        return propose
+
+    verdict = checks.exercise_2(drawing)
+    _one_line(verdict, False)
+    assert "adviser(0) is not explain on one-shot kernel" in str(verdict) or "draws other random numbers" in str(
+        verdict
+    ), verdict
+
+
+def test_exercise_5_refuses_a_proposer_that_misreads_only_one_kind_of_error():
+    def shared_memory_only(feedback, config, rng):
+        if feedback.cause == "shared_memory_overflow":
+            return knobs.mutate(config, rng)
+        return proposers.explain(feedback, config, rng)
+
+    verdict = checks.exercise_5(shared_memory_only)
+    _one_line(verdict, False)
+    assert "it misreads 0% of the errors 'illegal fusion'" in str(verdict), verdict
+
+
+def test_a_check_refuses_to_race_built_ins_a_cell_has_replaced(monkeypatch):
+    monkeypatch.setattr(proposers, "fix_failure", lambda feedback, config, rng: knobs.KernelConfig())
+    verdict = checks.exercise_1(_starting_point)
+    _one_line(verdict, False)
+    assert "a cell replaced part of the pack (kernels.proposers.fix_failure)" in str(verdict), verdict
+    monkeypatch.undo()
+    assert "not above suggest's 0.960" in str(checks.exercise_1(_starting_point))
+
+
+def test_a_race_that_does_not_end_is_stopped_at_the_stated_limit():
+    def endless(feedback, config, rng):
+        while True:
+            pass
+
+    start = time.monotonic()
+    verdict = checks.exercise_1(endless)
+    assert str(verdict) == f"✗ my_proposer did not return within {checks.RACE_SECONDS:g} s", verdict
+    assert time.monotonic() - start < checks.RACE_SECONDS + 5

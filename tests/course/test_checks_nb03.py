@@ -6,14 +6,17 @@ import dataclasses
 import functools
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from exercise_cells import load_solution
+from toyhw import i18n
 from toyhw.course.check import Verdict
 from toyhw.course.checks import nb03 as checks
 from toyhw.gemm import expert, shapes, vllm
 from toyhw.gemm.config import GemmConfig
 from toyhw.gemm.time_table import shared_table
+from visible_answers import copied_answer
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "03_gemm_cost_model.ipynb"
 
@@ -118,7 +121,7 @@ def test_exercise_3_fails_the_shared_table_and_bad_values():
     _fails(checks.exercise_3(_raises), "stub")
     _fails(checks.exercise_3(_broken), "ZeroDivisionError")
     _fails(checks.exercise_3(lambda s: [1, 2, 3]), "VllmRank")
-    _fails(checks.exercise_3(lambda s: None), "TypeError")
+    _fails(checks.exercise_3(lambda s: None), "list of VllmRank, not None")
     _fails(checks.exercise_3(lambda s: vllm.vllm_ranks(shared_table("H100"))[:3]), "entries")
     for value in NOT_FUNCTIONS:
         _fails(checks.exercise_3(value), "function")
@@ -149,3 +152,62 @@ def test_exercise_4_fails_the_stub_and_wrong_errors():
 def test_a_check_never_raises_for_odd_values(check):
     for value in (object(), lambda *a: float("nan"), lambda *a: {1: object()}, lambda *a: iter(())):
         _fails(check(value))
+
+
+# ----- answers copied from the notebook, and answers of the wrong type
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_copy_of_the_notebooks_answers_fails_every_check(language):
+    s = solutions()
+    table = {(x.M, x.N, x.K): s.choose(x.M, x.N, x.K) for x in shapes.all_shapes()}
+    copies = {
+        1: lambda M, N, K: table[(M, N, K)],  # every lecture shape's config, written down
+        2: copied_answer(s.oracle_block_m, (("H100",), {}), (("A100",), {})),
+        3: copied_answer(s.vllm_ranks_at, ((0.5e-6,), {}), ((1.2e-6,), {})),
+        4: copied_answer(s.error_without_timing, ((list(checks._found()),), {})),
+    }
+    with i18n.using(language):
+        for k, copied in copies.items():
+            _fails(getattr(checks, f"exercise_{k}")(copied))
+    assert "choose raised KeyError: (2, " in str(checks.exercise_1(copies[1]))
+    assert "oracle_block_m('L40S')" in str(checks.exercise_2(copies[2]))
+    assert str(checks.exercise_3(copies[3])).startswith("✗ vllm_ranks_at(0.8e-6): ")
+    assert str(checks.exercise_4(copies[4])).startswith("✗ error_without_timing(found[::2])['all']: the model's error")
+
+
+def test_a_config_of_another_type_or_a_rank_in_a_string_is_refused():
+    class Looks(GemmConfig):
+        def __eq__(self, other):
+            return True
+
+        __hash__ = GemmConfig.__hash__
+
+    s = solutions()
+    _fails(checks.exercise_1(lambda M, N, K: Looks(**dataclasses.asdict(s.choose(M, N, K)))), "Looks", "GemmConfig")
+    _fails(
+        checks.exercise_2(
+            lambda g, layer="8B gate_up", ms=(16, 24, 48, 64): {
+                m: str(v) for m, v in s.oracle_block_m(g, layer, ms).items()
+            }
+        ),
+        "'16'",
+    )
+    _passes(
+        checks.exercise_2(
+            lambda g, layer="8B gate_up", ms=(16, 24, 48, 64): {
+                np.int64(m): np.int64(v) for m, v in s.oracle_block_m(g, layer, ms).items()
+            }
+        )
+    )
+
+
+def test_an_answer_that_changes_the_checks_it_is_given_changes_nothing_the_pack_holds():
+    before = list(checks._found())
+
+    def vandal(found):
+        found.clear()
+        return {}
+
+    _fails(checks.exercise_4(vandal), "no entry 'all'")
+    assert list(checks._found()) == before and len(before) == 53

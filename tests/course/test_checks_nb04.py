@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from exercise_cells import NOTEBOOKS, load_solution
+from toyhw import i18n
 from toyhw.course.check import Verdict
 from toyhw.course.checks import nb04 as checks
 from toyhw.evolve import ablations, variants
 from toyhw.evolve.programs import Program, Rule, expert_program
+from visible_answers import copied_answer
 
 
 @functools.lru_cache(maxsize=None)
@@ -61,21 +64,28 @@ def test_exercise_1_passes_the_solution_and_fails_the_stub():
     assert "stub" in _fails(checks.exercise_1(_stub, None)).reason
 
 
+def _then(solution, change):
+    """The solution's function with `change` applied to what it returns (for every call the check makes)."""
+    return lambda *args, **kwargs: change(solution(*args, **kwargs))
+
+
 def test_exercise_1_fails_wrong_answers():
-    right = solutions().ablation_gap()
-    for answer, grows in [
-        (lambda: _shifted(right, "gap"), True),
-        (lambda: right, False),
-        (lambda: right, None),
-        (lambda: right, "yes"),
-        (lambda: right.drop(columns="gap"), True),
-        (lambda: right.drop(index=2000), True),
-        (lambda: right["gap"], True),
-        (lambda: None, True),
-        (lambda: right.assign(gap="big"), True),
-        (_raises, True),
+    gap = solutions().ablation_gap
+    for answer, grows, words in [
+        (_then(gap, lambda f: _shifted(f, "gap")), True, "gap at 100"),
+        (gap, False, "gap_grows = False"),
+        (gap, None, "gap_grows is still None"),
+        (gap, "yes", "gap_grows = 'yes'"),
+        (gap, "True", "gap_grows = 'True'"),
+        (_then(gap, lambda f: f.drop(columns="gap")), True, "no column 'gap'"),
+        (_then(gap, lambda f: f.drop(index=f.index[-1])), True, "no row 2000"),
+        (_then(gap, lambda f: f["gap"]), True, "not a pandas DataFrame"),
+        (lambda **kwargs: None, True, "NoneType"),
+        (_then(gap, lambda f: f.assign(gap="big")), True, "is 'big'"),
+        (_raises, True, "KeyError"),
     ]:
-        _fails(checks.exercise_1(answer, grows))
+        assert words in _fails(checks.exercise_1(answer, grows)).reason
+    _passes(checks.exercise_1(gap, np.True_))
 
 
 # ----- Exercise 2: adopting more often
@@ -87,13 +97,13 @@ def test_exercise_2_passes_the_solution_and_fails_the_stub():
 
 
 def test_exercise_2_fails_wrong_answers():
-    right = solutions().adoption_sweep()
+    sweep = solutions().adoption_sweep
     for answer, helps in [
-        (lambda: _shifted(right, "median", 0.002), True),
-        (lambda: right, False),
-        (lambda: right.reset_index(), True),
-        (lambda: right.assign(median=float("nan")), True),
-        (lambda: 1.123, True),
+        (_then(sweep, lambda f: _shifted(f, "median", 0.002)), True),
+        (sweep, False),
+        (_then(sweep, lambda f: f.reset_index()), True),
+        (_then(sweep, lambda f: f.assign(median=float("nan"))), True),
+        (lambda **kwargs: 1.123, True),
         (_raises, True),
     ]:
         _fails(checks.exercise_2(answer, helps))
@@ -108,14 +118,14 @@ def test_exercise_3_passes_the_solution_and_fails_the_stub():
 
 
 def test_exercise_3_fails_wrong_answers():
-    right = solutions().focus_report()
+    focus = solutions().focus_report
     for answer in [
-        lambda: _shifted(right, "child beat its parent"),
-        lambda: _shifted(right, "shapes targeted", 1),
-        lambda: right.drop(columns="faster config known"),
-        lambda: right.reset_index(),
-        lambda: right.loc[["full"]],
-        lambda: [right],
+        _then(focus, lambda f: _shifted(f, "child beat its parent")),
+        _then(focus, lambda f: _shifted(f, "shapes targeted", 1)),
+        _then(focus, lambda f: f.drop(columns="faster config known")),
+        _then(focus, lambda f: f.reset_index()),
+        _then(focus, lambda f: f.iloc[:1]),
+        _then(focus, lambda f: [f]),
         _raises,
     ]:
         _fails(checks.exercise_3(answer))
@@ -130,17 +140,18 @@ def test_exercise_4_passes_the_solution_and_fails_the_stub():
 
 
 def test_exercise_4_fails_wrong_answers():
-    right = solutions().new_shape_scores(study())
+    scores = solutions().new_shape_scores
     for answer, best in [
-        (lambda s: _shifted(right, "new shapes (median)"), "no_meta_prompt"),
-        (lambda s: right, "full"),
-        (lambda s: right, None),
-        (lambda s: right, ["no_meta_prompt"]),
-        (lambda s: right.rename(columns={"new shapes (median)": "median"}), "no_meta_prompt"),
-        (lambda s: right.drop(index="full"), "no_meta_prompt"),
+        (_then(scores, lambda f: _shifted(f, "new shapes (median)")), "no_meta_prompt"),
+        (scores, "full"),
+        (scores, None),
+        (scores, ["no_meta_prompt"]),
+        (_then(scores, lambda f: f.rename(columns={"new shapes (median)": "median"})), "no_meta_prompt"),
+        (_then(scores, lambda f: f.drop(index="full")), "no_meta_prompt"),
         (_raises, "no_meta_prompt"),
     ]:
         _fails(checks.exercise_4(answer, study(), best))
+    _fails(checks.exercise_4(scores, "study", "no_meta_prompt"))
 
 
 # ----- Exercise 5: the best heuristic on M alone
@@ -166,3 +177,43 @@ def test_the_best_m_only_score_is_the_solutions_score():
     assert checks.best_m_only_score() == pytest.approx(
         geomean_speedup(solutions().best_m_only_program(), ctx.train, ctx.table), abs=1e-12
     )
+
+
+# ----- answers copied from the notebook; the notebook's study and the pack's seeds stay as they were
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_copy_of_the_notebooks_answers_fails_every_check_that_takes_arguments(language):
+    s = solutions()
+    copies = {
+        1: (copied_answer(s.ablation_gap), s.gap_grows),
+        2: (copied_answer(s.adoption_sweep), s.adopting_helps),
+        3: (copied_answer(s.focus_report),),
+        4: (copied_answer(s.new_shape_scores, ((study(),), {})), study(), s.best_on_new_shapes),
+    }
+    with i18n.using(language):
+        for k, args in copies.items():
+            _fails(getattr(checks, f"exercise_{k}")(*args))
+    assert "ablation_gap(seeds=(20, 21, 22), budget=300, marks=(50, 100, 300))" in str(checks.exercise_1(*copies[1]))
+    assert "new_shape_scores(another study)" in str(checks.exercise_4(*copies[4]))
+
+
+def test_a_function_that_drops_a_variant_from_the_study_changes_neither_the_notebooks_study_nor_the_verdict():
+    given = study()
+    variants_before = list(given.runs)
+
+    def dropping(st):
+        st.runs.pop("full")
+        return solutions().new_shape_scores(st)
+
+    verdict = _fails(checks.exercise_4(dropping, given, solutions().best_on_new_shapes))
+    assert "no row 'full'" in verdict.reason
+    assert list(given.runs) == variants_before and len(given.runs["full"]) == 5
+
+
+def test_the_truth_does_not_follow_a_cell_that_shrinks_ablations_seeds(monkeypatch):
+    monkeypatch.setattr(ablations, "SEEDS", (0,))
+    verdict = _fails(checks.exercise_2(solutions().adoption_sweep, solutions().adopting_helps))
+    assert "a cell replaced part of the pack (evolve.ablations.SEEDS)" in verdict.reason
+    monkeypatch.undo()
+    assert checks.SEEDS == (0, 1, 2, 3, 4)

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from exercise_cells import load_solution
+from toyhw import i18n
 from toyhw.course.check import Verdict
 from toyhw.course.checks import nb05 as checks
 from toyhw.evolve import proposal_trace
@@ -91,8 +92,25 @@ def test_exercise_1_fails_what_is_not_a_function(answer):
 
 
 def test_exercise_1_accepts_the_formula_within_one_point():
-    _passes(checks.exercise_1(lambda k: checks.best_share_formula(k) + 0.009))
-    _passes(checks.exercise_1(lambda k: np.float64(checks.best_share_formula(k))))
+    _passes(checks.exercise_1(lambda k, island=25, **rest: checks.best_share_formula(k, island) + 0.009))
+    _passes(checks.exercise_1(lambda k, island=25, **rest: np.float64(checks.best_share_formula(k, island))))
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_copy_of_the_notebooks_shares_fails(language):
+    shares = {k: solutions().best_share(k) for k in checks.TOURNAMENTS}
+
+    def copied(k, island=25, draws=20000, seed=0):
+        return shares.get(k, shares[1])
+
+    with i18n.using(language):
+        _fails(checks.exercise_1(copied))
+    assert str(checks.exercise_1(copied)).startswith("✗ best_share(4, island=10) = 0.040, but")
+
+
+def test_exercise_1_names_the_call_that_gave_no_share():
+    verdict = checks.exercise_1(lambda k, island=25, **rest: "11.5%" if island != 25 else checks.best_share_formula(k))
+    assert str(verdict) == "✗ best_share(4, island=10) returned '11.5%': a share is a number between 0 and 1."
 
 
 def test_the_measured_tournament_shares_agree_with_the_formula():

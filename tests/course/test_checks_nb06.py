@@ -9,12 +9,15 @@ import pandas as pd
 import pytest
 
 from exercise_cells import NOTEBOOKS, load_solution
+from toyhw import i18n
 from toyhw.course.check import WIDTH, Verdict
 from toyhw.course.checks import nb06 as checks
 from toyhw.evolve import ablations, targeting, variants
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.loop import evolve
+from toyhw.gemm.time_table import shared_table
 from toyhw.textwidth import display_width
+from visible_answers import copied_answer
 
 S = load_solution(NOTEBOOKS / "06_using_feedback.ipynb")
 SOLVED = {1: S.stuck_target_share, 2: S.stuck_share_by_budget, 3: S.far_from_roofline, 4: S.decode_reach_by_gpu}
@@ -70,11 +73,38 @@ def test_wrong_values_fail():
 
 
 def test_unrounded_answers_pass():
-    def exact(gpus, seed, budget):
+    def exact(gpus, seed, budget):  # the solution's frame without its rounding to two decimals
         frame = S.decode_reach_by_gpu(gpus, seed, budget)
-        return frame.assign(**{"H100 vs_roofline": frame["H100 vs_roofline"] + 0.004})
+        for gpu in gpus:
+            table = shared_table(gpu)
+            shapes = {s.label(): s for s in ablations.context().train + ablations.context().test}
+            reach = [table.roofline(shapes[label]) / table.oracle(shapes[label])[1] for label in frame["shape"]]
+            frame[f"{gpu} vs_roofline"] = reach
+        return frame
 
     assert _check(4, exact)
+
+
+CALLS = {
+    1: [((name, 0, 300), {}) for name in checks.VARIANTS],
+    2: [((0, checks.BUDGETS), {})],
+    3: [((0.6,), {})],
+    4: [((checks.GPUS, 0, 300), {})],
+}
+"""The calls each check makes that the notebook shows (the exercise's own)."""
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("k", sorted(SOLVED))
+def test_a_copy_of_the_notebooks_answers_fails(k, language):
+    copied = copied_answer(SOLVED[k], *CALLS[k])
+    with i18n.using(language):
+        verdict = _check(k, copied)
+    assert not verdict.ok
+    if k == 1:
+        assert "stuck_target_share('full', 1, 150)" in str(verdict), verdict
+    else:
+        assert str(verdict).startswith("✗ on another case (") or "换一组输入" in str(verdict), verdict
 
 
 def test_the_observer_leaves_the_run_unchanged():

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from exercise_cells import NOTEBOOKS, load_solution
+from toyhw import i18n
 from toyhw.course.check import WIDTH
 from toyhw.course.checks import nb07 as checks
 from toyhw.evolve import ablations, branch_check
@@ -15,6 +16,7 @@ from toyhw.evolve.programs import expert_program
 from toyhw.evolve.simplify import simplify
 from toyhw.evolve.source import parse, static_check
 from toyhw.textwidth import display_width
+from visible_answers import copied_answer
 
 S = load_solution(NOTEBOOKS / "07_checking_all_branches.ipynb")
 
@@ -110,6 +112,44 @@ def test_exercise_4_fails_on_the_stub_and_on_wrong_lines_and_passes_on_the_solut
     _verdict(checks.exercise_4(lambda program, shapes: S.untested_branches(program, shapes)[:-1]), False)
     _verdict(checks.exercise_4(lambda program, shapes: S.untested_branches(program, shapes) + [3]), False)
     _verdict(checks.exercise_4(S.untested_branches), True)
+    _verdict(checks.exercise_4(lambda program, shapes: [float(x) for x in S.untested_branches(program, shapes)]), True)
+
+
+@pytest.mark.parametrize("bad", ["17", 13.9, True])
+def test_exercise_4_coerces_no_line_number_and_shows_the_answer_as_returned(bad):
+    verdict = checks.exercise_4(lambda program, shapes: S.untested_branches(program, shapes)[:-1] + [bad])
+    _verdict(verdict, False)
+    assert "must return a list of line numbers, got" in str(verdict) and repr(bad) in str(verdict), verdict
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_copy_of_the_notebooks_answers_fails(language):
+    ctx = ablations.context()
+    copies = {
+        2: copied_answer(S.bad_branch_on_a_training_shape, ((2000, 4000), {}), ((3000, 4000), {})),
+        3: copied_answer(S.new_shape_crashes, ((), {}), ((), {"new_layers": ("405B/8 qkv 8kv", "405B/8 down")})),
+        4: lambda program, shapes: S.untested_branches(program, ctx.train),  # the notebook's shapes, whatever given
+    }
+    with i18n.using(language):
+        for k, copied in copies.items():
+            _verdict(getattr(checks, f"exercise_{k}")(copied), False)
+    assert "bad_branch_on_a_training_shape(5000, 7000)" in str(checks.exercise_2(copies[2]))
+    by_range = {True: S.bad_branch_on_a_training_shape(2000, 4000), False: S.bad_branch_on_a_training_shape(3000, 4000)}
+    guessed = lambda m_min, m_max: by_range[m_min <= 2048 <= m_max]  # noqa: E731 (the visible answers, by a guess)
+    assert "bad_branch_on_a_training_shape(100, 300)" in str(checks.exercise_2(guessed))
+    assert "new_shape_crashes(seeds=(5, 6), budget=300)" in str(checks.exercise_3(copies[3]))
+    assert "of ctx.test" in str(checks.exercise_4(copies[4]))
+
+
+def test_a_function_that_changes_the_program_it_is_given_changes_nothing_the_check_holds():
+    def vandal(program, shapes):
+        object.__setattr__(program, "rules", ())
+        shapes.clear()
+        return []
+
+    _verdict(checks.exercise_4(vandal), False)
+    assert len(ablations.context().train) == 44
+    assert simplify(branch_check.branch_row(0, 1000, False).example).rules
 
 
 def test_a_verdict_too_wide_for_a_projector_is_cut_to_fit():

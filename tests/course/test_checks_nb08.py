@@ -12,6 +12,7 @@ from toyhw import i18n
 from toyhw.course.check import WIDTH
 from toyhw.course.checks import nb08 as checks
 from toyhw.textwidth import display_width
+from visible_answers import copied_answer
 
 S = load_solution(NOTEBOOKS / "08_appendix_cost_and_scale.ipynb")
 
@@ -42,7 +43,8 @@ def test_exercise_1_fails_on_the_stub_and_on_wrong_frames_and_passes_on_the_solu
     _verdict(checks.exercise_1(lambda: right.assign(saved=right["saved"] + 0.01)), False)
     _verdict(checks.exercise_1(lambda: right.assign(saved="a lot")), False)
     _verdict(checks.exercise_1(lambda: right.assign(full=right["full"] + 1)), False)
-    _verdict(checks.exercise_1(lambda: right.assign(saved=right["saved"].round(2))), True)  # within half a point
+    rounded = lambda **kwargs: S.cascade_savings(**kwargs).round({"saved": 2})  # noqa: E731
+    _verdict(checks.exercise_1(rounded), True)  # within half a point
     _verdict(checks.exercise_1(S.cascade_savings), True)
 
 
@@ -56,7 +58,22 @@ def test_exercise_2_fails_on_the_stub_and_on_wrong_counts_and_passes_on_the_solu
     _verdict(checks.exercise_2(lambda: dict(right, identical=False)), False)
     _verdict(checks.exercise_2(lambda: {k: v for k, v in right.items() if k != "runs"}), False)
     _verdict(checks.exercise_2(lambda: dict(right, **{"kernel runs, parallel": 8801})), False)
-    _verdict(checks.exercise_2(lambda: right), True)
+    _verdict(checks.exercise_2(S.serial_and_parallel_agree), True)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # fork() in a process with threads, on some Pythons
+def test_a_copy_of_the_notebooks_answers_fails(language):
+    copies = {1: copied_answer(S.cascade_savings), 2: copied_answer(S.serial_and_parallel_agree)}
+    with i18n.using(language):
+        for k, copied in copies.items():
+            _verdict(getattr(checks, f"exercise_{k}")(copied), False)
+    assert str(checks.exercise_1(copies[1])).startswith(
+        "✗ on another case (cascade_savings(budget=200, seeds=(5, 6))): "
+    )
+    assert str(checks.exercise_2(copies[2])).startswith(
+        "✗ on another case (serial_and_parallel_agree(names=('no_cascade',), seeds=(3,), budget=60)): "
+    )
 
 
 def test_a_verdict_too_wide_for_a_projector_is_cut_to_fit():

@@ -11,7 +11,9 @@ import functools
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from toyhw.i18n import N_, t
+from toyhw.course import compare, pristine, runner
+from toyhw.i18n import t
+from toyhw.kernels.optimize import ProposerError
 from toyhw.textwidth import display_width
 
 PASS, FAIL = "✓", "✗"
@@ -19,14 +21,6 @@ PASS, FAIL = "✓", "✗"
 WIDTH = 110
 """The widest verdict line, in display columns (a CJK character counts two): a check cell's one line must not wrap on
 a projector."""
-
-STUB_MESSAGES = {
-    "run again": N_("check.stub"),
-    "short": N_("check.stub_short"),
-    "first": N_("check.stub_first"),
-}
-"""How a check says that a function is still the stub: "run again" (the default) ends "then run this check again",
-"short" says it in fewer columns (checks whose names are long), "first" ends "write it first"."""
 
 
 @dataclass(frozen=True)
@@ -55,21 +49,28 @@ def failed(reason: str) -> Verdict:
     return Verdict(False, reason)
 
 
-def attempt(what: str, work: Callable[[], Any], stub: str = "run again") -> tuple[Any, Verdict | None]:
-    """Run a student's `work`; return (its value, None), or (None, a failed verdict naming `what` and the error).
+def attempt(what: str, work: Callable[[], Any], seconds: float = runner.LIMIT_S) -> tuple[Any, Verdict | None]:
+    """Run a student's `work` through the runner (toyhw/course/runner.py: at most `seconds`, everything it raises
+    caught); return (its value, None), or (None, a failed verdict naming `what` and what went wrong).
 
-    `NotImplementedError` is the stub's own signal: it gets "not done yet" (the sentence `STUB_MESSAGES[stub]`) rather
-    than an error message. The sentences are the catalogue's (toyhw/i18n.py), so a zh notebook's verdict is Chinese;
-    the error's own text is Python's and stays as raised.
+    `NotImplementedError` is the stub's own signal: it gets "still the stub" rather than an error message. The sentences
+    are the catalogue's (toyhw/i18n.py), so a zh notebook's verdict is Chinese; the error's own text is Python's (or
+    the student's) and stays as raised, on one line and cut.
     """
-    if stub not in STUB_MESSAGES:
-        raise ValueError(f"stub = {stub!r} is not allowed; one of: {', '.join(STUB_MESSAGES)}")
-    try:
-        return work(), None
-    except NotImplementedError:
-        return None, failed(t(STUB_MESSAGES[stub], what=what))
-    except Exception as error:  # a student's code may raise anything; the verdict names it
-        return None, failed(t("check.raised", what=what, error=type(error).__name__, message=error))
+    ran = runner.call(work, seconds)
+    if ran.timed_out:
+        return None, failed(t("check.timeout", what=what, seconds=f"{ran.seconds:g}"))
+    if ran.error is None:
+        return ran.value, None
+    error = ran.error
+    if isinstance(error, ProposerError) and error.__cause__ is not None:  # the loop's wrapper: name the student's own
+        error = error.__cause__
+    if isinstance(error, NotImplementedError):
+        return None, failed(t("check.stub", what=what))
+    name, message = compare.type_name(error), compare.error_text(error)
+    if not message:
+        return None, failed(t("check.raised_bare", what=what, error=name))
+    return None, failed(t("check.raised", what=what, error=name, message=message))
 
 
 def listed(items: Any) -> str:
@@ -93,11 +94,37 @@ def fit(verdict: Verdict, width: int = WIDTH) -> Verdict:
     return verdict if reason == verdict.reason else Verdict(verdict.ok, reason)
 
 
+def _unchanged() -> Verdict | None:
+    """None if the pack is as the checks found it (toyhw/course/pristine.py); else the failed verdict naming what a
+    cell replaced: the check's truth would come from the replacement."""
+    names = pristine.changed()
+    pristine.watch()  # modules the pack loaded since: noted from now on
+    if not names:
+        return None
+    shown = listed(names[:3]) + (t("list.separator") + "…" if len(names) > 3 else "")
+    return failed(t("check.pack_changed", names=shown))
+
+
 def on_one_line(check: Callable[..., Verdict]) -> Callable[..., Verdict]:
-    """Return `check` with its verdict made one line (`fit`): the decorator of a notebook's `exercise_K` checks."""
+    """Return `check` as a notebook's `exercise_K` runs: refused if a cell replaced a part of the pack (`_unchanged`),
+    inside a runner session (the student's output shown up to a few lines, the rest counted in one line after them),
+    anything the check itself raises on a strange answer turned into a verdict, and the verdict made one line."""
 
     @functools.wraps(check)
     def fitted(*args: Any, **kwargs: Any) -> Verdict:
-        return fit(check(*args, **kwargs))
+        with runner.session() as cut:
+            try:
+                refused = _unchanged()
+                verdict = refused if refused is not None else check(*args, **kwargs)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as error:  # reading an answer went wrong in a way no rule foresaw: a sentence still
+                verdict = failed(
+                    t("check.unreadable", error=compare.type_name(error), message=compare.error_text(error))
+                )
+        if cut.chars:
+            note = t("check.output_cut", lines=f"{cut.lines:,}", chars=f"{cut.chars:,}")
+            print(("\n" if cut.shown_open else "") + note, flush=True)
+        return fit(verdict)
 
     return fitted

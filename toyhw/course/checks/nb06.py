@@ -1,18 +1,20 @@
 """Notebook 06's exercise checks: each recomputes the exercise's quantity with the pack and compares the student's.
 
 The runs are the notebook's own (the full method and Section 5's variants on `ablations.context()`, seed 0), so a
-verdict is the same on every laptop. A function that raises, returns the wrong type or misses a column gets a ✗
-verdict naming the problem, never a traceback.
+verdict is the same on every laptop; then each function is asked once more with arguments the notebook does not show
+(another seed, budget, threshold or GPU), where a copy of the notebook's answer fails. A function that raises, returns
+the wrong type or misses a column gets a ✗ verdict naming the problem, never a traceback.
 """
 
 from __future__ import annotations
 
-import math
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import pandas as pd
 
+from toyhw.course import compare, pristine
 from toyhw.course.check import Verdict, attempt, failed, listed, on_one_line, passed
 from toyhw.evolve import ablations, targeting, variants
 from toyhw.evolve.evaluator import Evaluator
@@ -34,34 +36,52 @@ GPUS = ("H100", "B200")
 """Exercise 4's two GPUs."""
 TOLERANCE = 0.006
 """Shares and ratios may be rounded to two decimals (the tables print them so): a gap up to this is no error."""
+OTHER_SHARES = (("full", 1, 150), ("no_feedback", 2, 100))
+OTHER_BUDGETS = {"seed": 1, "budgets": (150, 250)}
+OTHER_THRESHOLDS = (0.8, 0.45)
+OTHER_GPUS = {"gpus": ("A100",), "seed": 1, "budget": 200}
+"""The calls the notebook does not show, one set per exercise (the stubs' own parameters)."""
+SECONDS = 60.0
+"""The time limit of one call of the student's function (the solutions take a few seconds at most)."""
 
 
 def _run(what: str, work: Callable[[], Any]) -> tuple[Any, Verdict | None]:
-    """Return `toyhw.course.check.attempt(what, work)`, its "still the stub" verdict ending "write it first"."""
-    return attempt(what, work, stub="first")
+    """Return `toyhw.course.check.attempt(what, ...)` of `work`'s value as plain data (toyhw/course/compare.py)."""
+    return attempt(what, lambda: compare.plain(work()), SECONDS)
 
 
 def _not_callable(name: str, value: Any) -> Verdict | None:
-    return None if callable(value) else failed(t("check.nb06.not_callable", name=name, type=type(value).__name__))
-
-
-def _number(value: Any) -> float | None:
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
+    if callable(value):
         return None
-    return number if math.isfinite(number) else None
+    return failed(t("check.nb06.not_callable", name=name, type=compare.type_name(value)))
+
+
+_number = compare.number
+
+
+def _call(name: str, args: tuple = (), kwargs: dict[str, Any] | None = None) -> str:
+    given = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in (kwargs or {}).items()]
+    return f"{name}({', '.join(given)})"
+
+
+def _unseen(verdict: Verdict | None, call: str | None) -> Verdict | None:
+    """`verdict` as it is for the notebook's call (`call` None), or said of the other call `call`."""
+    if verdict is None or call is None or verdict.ok:
+        return verdict
+    return failed(t("check.unseen", case=call, reason=verdict.reason))
 
 
 def _frame(name: str, value: Any, columns: Sequence[str]) -> Verdict | None:
-    if not isinstance(value, pd.DataFrame):
-        return failed(t("check.nb06.not_a_frame", name=name, type=type(value).__name__))
+    if type(value) is not pd.DataFrame:
+        kind = value.type_name if isinstance(value, compare.Alien) else type(value).__name__
+        return failed(t("check.nb06.not_a_frame", name=name, type=kind))
     missing = [c for c in columns if c not in value.columns]
     if missing:
         return failed(t("check.nb06.no_column", name=name, columns=listed(map(repr, missing))))
     return None
 
 
+@functools.cache
 def _stuck_share(name: str, seed: int, budget: int) -> float:
     """The share of `name`'s proposals whose target (read with `peek_target`) is stuck for the step's parent."""
     spec = variants.get(name)
@@ -78,82 +98,103 @@ def _stuck_share(name: str, seed: int, budget: int) -> float:
 
 @on_one_line
 def exercise_1(stuck_target_share: Callable) -> Verdict:
-    """Whether `stuck_target_share(name, 0, 300)` is the pack's share for each of Section 5's four variants."""
+    """Whether `stuck_target_share(name, 0, 300)` is the pack's share for each of Section 5's four variants, and for
+    two runs the notebook does not show."""
     if (bad := _not_callable("stuck_target_share", stuck_target_share)) is not None:
         return bad
     got = {}
-    for name in VARIANTS:
-        value, error = _run("stuck_target_share", lambda: stuck_target_share(name, SEED, BUDGET))
+    for name, seed, budget in [(name, SEED, BUDGET) for name in VARIANTS] + list(OTHER_SHARES):
+        call = _call("stuck_target_share", (name, seed, budget))
+        value, error = _run(call, lambda: stuck_target_share(name, seed, budget))
         if error is not None:
             return error
         share = _number(value)
         if share is None:
             return failed(
-                t("check.nb06.share_not_a_number", name=repr(name), seed=SEED, budget=BUDGET, type=type(value).__name__)
+                t("check.nb06.share_not_a_number", name=repr(name), seed=seed, budget=budget, type=_type(value))
             )
-        want = _stuck_share(name, SEED, BUDGET)
+        want = _stuck_share(name, seed, budget)
         if abs(share - want) > 1e-9:
-            return failed(t("check.nb06.share_off", name=repr(name), seed=SEED, budget=BUDGET, share=share, want=want))
-        got[name] = share
+            shown, wanted = compare.apart(share, want)
+            return failed(
+                t("check.nb06.share_off", name=repr(name), seed=seed, budget=budget, share=shown, want=wanted)
+            )
+        if (seed, budget) == (SEED, BUDGET):
+            got[name] = share
     shares = listed(f"{n} {v:.0%}" for n, v in got.items())
     return passed(t("check.nb06.shares_passed", seed=SEED, budget=BUDGET, shares=shares))
 
 
-@on_one_line
-def exercise_2(stuck_share_by_budget: Callable) -> Verdict:
-    """Whether `stuck_share_by_budget(0, BUDGETS)` holds, per budget, the stuck shapes and both weightings' shares."""
-    if (bad := _not_callable("stuck_share_by_budget", stuck_share_by_budget)) is not None:
-        return bad
-    frame, error = _run("stuck_share_by_budget", lambda: stuck_share_by_budget(SEED, BUDGETS))
-    if error is not None:
-        return error
+def _type(value: Any) -> str:
+    return value.type_name if isinstance(value, compare.Alien) else type(value).__name__
+
+
+def _budgets_off(frame: Any, seed: int, budgets: Sequence[int]) -> Verdict | None:
+    """The ✗ verdict if `frame` is not, per budget, the stuck shapes and both weightings' shares of `seed`'s run."""
     columns = ("stuck shapes", "roofline", "best seen")
     if (bad := _frame("stuck_share_by_budget", frame, columns)) is not None:
         return bad
-    for budget in BUDGETS:
+    for budget in budgets:
         if budget not in frame.index:
             return failed(t("check.nb06.no_budget_row", budget=budget))
-        found = targeting.targeting(SEED, budget)
+        found = targeting.targeting(seed, budget)
         want = {
             "stuck shapes": found.n_stuck,
             "roofline": found.share_on_stuck["roofline"],
             "best seen": found.share_on_stuck["best"],
         }
         for column in columns:
-            value = _number(frame.loc[budget, column])
+            cell = frame.loc[budget, column]
+            value = _number(cell)
             if value is None or abs(value - want[column]) > TOLERANCE:
                 return failed(
                     t(
                         "check.nb06.budget_off",
                         budget=budget,
                         column=repr(column),
-                        value=repr(frame.loc[budget, column]),
-                        want=want[column],
+                        value=compare.shown(cell),
+                        want=f"{want[column]:.3g}",
                     )
                 )
-    return passed(t("check.nb06.budgets_passed", budgets=len(BUDGETS), seed=SEED))
+    return None
 
 
 @on_one_line
-def exercise_3(far_from_roofline: Callable) -> Verdict:
-    """Whether `far_from_roofline(0.6)` lists exactly the training shapes the oracle leaves below 0.6 of the roofline,
-    with the oracle's share of the roofline and what bounds it."""
-    if (bad := _not_callable("far_from_roofline", far_from_roofline)) is not None:
+def exercise_2(stuck_share_by_budget: Callable) -> Verdict:
+    """Whether `stuck_share_by_budget(0, BUDGETS)` holds, per budget, the stuck shapes and both weightings' shares;
+    then for another seed and other budgets."""
+    if (bad := _not_callable("stuck_share_by_budget", stuck_share_by_budget)) is not None:
         return bad
-    frame, error = _run("far_from_roofline", lambda: far_from_roofline(THRESHOLD))
-    if error is not None:
-        return error
-    columns = ("shape", "oracle vs_roofline", "bound")
-    if (bad := _frame("far_from_roofline", frame, columns)) is not None:
-        return bad
+    for kwargs, (seed, budgets) in ((None, (SEED, BUDGETS)), (OTHER_BUDGETS, tuple(OTHER_BUDGETS.values()))):
+        call = _call("stuck_share_by_budget", (), kwargs) if kwargs else None
+        what = call or "stuck_share_by_budget"
+        frame, error = _run(what, lambda: stuck_share_by_budget(seed, budgets))
+        if error is not None:
+            return error
+        if (bad := _unseen(_budgets_off(frame, seed, budgets), call)) is not None:
+            return bad
+    return passed(t("check.nb06.budgets_passed", budgets=len(BUDGETS), seed=SEED))
+
+
+def _far(threshold: float) -> dict[str, tuple[float, str]]:
+    """The training shapes the oracle leaves below `threshold` of the roofline: label -> (reach, bound)."""
     ctx = ablations.context()
     table = ctx.table
     want = {}
     for shape in ctx.train:
         config, best = table.oracle(shape)
         reach = table.roofline(shape) / best
-        if reach < THRESHOLD:
+        if reach < threshold:
             want[shape.label()] = (reach, gemm_cost.gemm_time(config, shape, table.gpu).bound)
+    return want
+
+
+def _far_off(frame: Any, threshold: float) -> Verdict | None:
+    """The ✗ verdict if `frame` is not the list of shapes below `threshold`, with their reach and bound."""
+    columns = ("shape", "oracle vs_roofline", "bound")
+    if (bad := _frame("far_from_roofline", frame, columns)) is not None:
+        return bad
+    want = _far(threshold)
     got = {str(row["shape"]): row for _, row in frame.iterrows()}
     extra, missing = sorted(set(got) - set(want)), sorted(set(want) - set(got))
     if extra or missing:
@@ -163,33 +204,43 @@ def exercise_3(far_from_roofline: Callable) -> Verdict:
     for label, (reach, bound) in want.items():
         value = _number(got[label]["oracle vs_roofline"])
         if value is None or abs(value - reach) > TOLERANCE:
+            shown = compare.shown(got[label]["oracle vs_roofline"])
+            return failed(t("check.nb06.reach_off", label=label, value=shown, reach=reach))
+        if not compare.same(got[label]["bound"], bound):
             return failed(
-                t("check.nb06.reach_off", label=label, value=repr(got[label]["oracle vs_roofline"]), reach=reach)
+                t("check.nb06.bound_off", label=label, value=compare.shown(got[label]["bound"]), bound=repr(bound))
             )
-        if got[label]["bound"] != bound:
-            return failed(t("check.nb06.bound_off", label=label, value=repr(got[label]["bound"]), bound=repr(bound)))
-    return passed(t("check.nb06.far_passed", n=len(want), shapes=len(ctx.train)))
+    return None
 
 
 @on_one_line
-def exercise_4(decode_reach_by_gpu: Callable) -> Verdict:
-    """Whether `decode_reach_by_gpu(("H100", "B200"), 0, 300)` gives, per stuck decode shape and GPU, the oracle's
-    vs_roofline and fixed share."""
-    if (bad := _not_callable("decode_reach_by_gpu", decode_reach_by_gpu)) is not None:
+def exercise_3(far_from_roofline: Callable) -> Verdict:
+    """Whether `far_from_roofline(0.6)` lists exactly the training shapes the oracle leaves below 0.6 of the roofline,
+    with the oracle's share of the roofline and what bounds it; then at two other thresholds."""
+    if (bad := _not_callable("far_from_roofline", far_from_roofline)) is not None:
         return bad
-    frame, error = _run("decode_reach_by_gpu", lambda: decode_reach_by_gpu(GPUS, SEED, BUDGET))
-    if error is not None:
-        return error
-    columns = ["shape"] + [f"{gpu} {what}" for gpu in GPUS for what in ("vs_roofline", "fixed share")]
+    for threshold in (THRESHOLD,) + OTHER_THRESHOLDS:
+        call = None if threshold == THRESHOLD else _call("far_from_roofline", (threshold,))
+        frame, error = _run(call or "far_from_roofline", lambda: far_from_roofline(threshold))
+        if error is not None:
+            return error
+        if (bad := _unseen(_far_off(frame, threshold), call)) is not None:
+            return bad
+    return passed(t("check.nb06.far_passed", n=len(_far(THRESHOLD)), shapes=len(ablations.context().train)))
+
+
+def _decode_off(frame: Any, gpus: Sequence[str], seed: int, budget: int) -> Verdict | None:
+    """The ✗ verdict if `frame` is not, per stuck decode shape of (seed, budget), each GPU's reach and fixed share."""
+    columns = ["shape"] + [f"{gpu} {what}" for gpu in gpus for what in ("vs_roofline", "fixed share")]
     if (bad := _frame("decode_reach_by_gpu", frame, columns)) is not None:
         return bad
-    found = targeting.targeting(SEED, BUDGET)
+    found = targeting.targeting(seed, budget)
     want = {r.shape.label(): r.shape for r in found.rows if r.shape.M <= 16 and r.vs_best > targeting.STUCK}
     got = {str(row["shape"]): row for _, row in frame.iterrows()}
-    if set(got) != set(want):
-        wrong = sorted(set(got) ^ set(want))
-        return failed(t("check.nb06.decode_shapes_off", got=len(got), want=len(want), wrong=wrong[0]))
-    for gpu in GPUS:
+    if set(got) != set(want) or len(got) != len(frame):
+        wrong = sorted(set(got) ^ set(want)) or sorted(got)
+        return failed(t("check.nb06.decode_shapes_off", got=len(frame), want=len(want), wrong=wrong[0]))
+    for gpu in gpus:
         table = shared_table(gpu)
         for label, shape in want.items():
             config, best = table.oracle(shape)
@@ -198,7 +249,8 @@ def exercise_4(decode_reach_by_gpu: Callable) -> Verdict:
                 "fixed share": gemm_cost.gemm_time(config, shape, table.gpu).fixed_us / best,
             }
             for what, value in expected.items():
-                mine = _number(got[label][f"{gpu} {what}"])
+                cell = got[label][f"{gpu} {what}"]
+                mine = _number(cell)
                 if mine is None or abs(mine - value) > TOLERANCE:
                     return failed(
                         t(
@@ -206,9 +258,29 @@ def exercise_4(decode_reach_by_gpu: Callable) -> Verdict:
                             label=label,
                             gpu=gpu,
                             what=what,
-                            value=repr(got[label][f"{gpu} {what}"]),
+                            value=compare.shown(cell),
                             expected=value,
                         )
                     )
+    return None
+
+
+@on_one_line
+def exercise_4(decode_reach_by_gpu: Callable) -> Verdict:
+    """Whether `decode_reach_by_gpu(("H100", "B200"), 0, 300)` gives, per stuck decode shape and GPU, the oracle's
+    vs_roofline and fixed share; then for another GPU, seed and budget."""
+    if (bad := _not_callable("decode_reach_by_gpu", decode_reach_by_gpu)) is not None:
+        return bad
+    for kwargs, (gpus, seed, budget) in ((None, (GPUS, SEED, BUDGET)), (OTHER_GPUS, tuple(OTHER_GPUS.values()))):
+        call = _call("decode_reach_by_gpu", (), kwargs) if kwargs else None
+        frame, error = _run(call or "decode_reach_by_gpu", lambda: decode_reach_by_gpu(gpus, seed, budget))
+        if error is not None:
+            return error
+        if (bad := _unseen(_decode_off(frame, gpus, seed, budget), call)) is not None:
+            return bad
+    n = len([r for r in targeting.targeting(SEED, BUDGET).rows if r.shape.M <= 16 and r.vs_best > targeting.STUCK])
     gpus = t("check.nb06.gpu_separator").join(GPUS)
-    return passed(t("check.nb06.decode_passed", n=len(want), gpus=gpus))
+    return passed(t("check.nb06.decode_passed", n=n, gpus=gpus))
+
+
+pristine.watch()
