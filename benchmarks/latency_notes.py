@@ -2,57 +2,59 @@
 table for each notebook that misses one in that run (a note for a notebook that meets them is not printed).
 
 Why a table of notes here rather than prose in RESULTS.md: the verdict is computed per run, so the explanation has
-to come with the run that shows the miss; the notes rest on benchmarks/profile_panels.py's breakdown of a move.
+to come with the run that shows the miss. The notes describe the panels as they are built now (toyhw/panels: a chart
+description per state, drawn by the page; no image is rendered in the kernel): what is left of a move is the work a
+state's first visit does in the kernel, the Jupyter round trip and chart.js drawing the description. A move back to
+a state the panel has shown is a dictionary lookup and the widget message (toyhw.panels.common.ChartPanel).
 """
 
 from __future__ import annotations
 
+import pathlib
+
 NOTES: dict[str, str] = {
+    "01": (
+        "one_shot_panel: the first move of 'tasks' above the count shown runs the one-shot benchmark at the "
+        "slider's largest count (1000 tasks) once, and a new 'task seed' runs it at the count shown (study.one_shot), "
+        "before the description is made; every later count of a seed seen only slices the kept run. What it would "
+        "take: the largest count run when the panel is made (a longer cell run), or in a background thread."
+    ),
     "02": (
-        "feedback_panel's 'max rounds': a round count the panel has not shown yet is new work, not a slice. Each "
-        "task's search draws from Random(1000 x rounds + task) (the seed script's streams, which the lecture's "
-        "tables reproduce), so the run of 55 rounds is not the first 55 rounds of a longer run; every mode (four "
-        "built-in and the student's proposer) optimizes all 200 tasks for that many rounds, about 100 ms in the "
-        "kernel at 50 rounds and growing with the count. A value seen once is cached (the built-in modes per process, "
-        "the student's per panel) and moves back to it cost only the figure. What it would take: a stream per task "
-        "that does not depend on the round count (one run, sliced; it changes every published fast_p number and the "
-        "golden digests), or every round count 1-200 precomputed per mode when the panel opens (tens of seconds of "
-        "CPU in a background thread that would slow every other move while it runs)."
+        "feedback_panel: every mode at every round count of the slider is computed when the panel is made "
+        "(PanelRace), so a move takes fast_p of kept arrays and makes the description. A miss here is the round trip "
+        "or a busy machine: compare the trivial slider's blocks and the kernel ms."
     ),
     "03": (
-        "gemm_panel: every move re-plots the three-config breakdown (bars, labels, legend) and lays out and draws the "
-        "whole 1056x480 figure again: the tile map's 25 cell texts, its colorbar and legend, some 70 texts in all "
-        "(issue 10 made them readable, and the figure wider); the tile map itself is updated in place "
-        "(toyhw/panels/tile_map_in_place.py). What is left is matplotlib's per-text cost: constrained layout "
-        "measuring every label (about a quarter of a move in process) and the Agg draw rendering it (about half). "
-        "What it would take: the breakdown updated in place too, a layout kept between moves (the margins follow the "
-        "bar labels, so it would have to be checked per move), fewer texts, or the map drawn in the browser."
+        "gemm_panel: a state's first visit makes its description (the tile map's cells from the GPU's time table, "
+        "the oracle's and the expert's configs, the time breakdown), and a GPU's first visit builds its time table "
+        "(toyhw.gemm.time_table.shared_table); the description has some 170 elements for chart.js to draw. What it "
+        "would take: every GPU's table built when the panel is made."
     ),
     "04": (
-        "ablation_panel: a new selection of variants re-plots its one Axes (a band of up to 1000 points and a median "
-        "line per variant, a secondary axis, a legend); budget and seeds update the curves in place "
-        "(toyhw/panels/curves_in_place.py). What is left is matplotlib laying out and drawing it, about 120 ms in "
-        "the kernel. What it would take: fewer texts or a plot drawn in the browser."
+        "ablation_panel: a state's first visit takes the median and min-max band of the kept histories of each "
+        "chosen variant (every variant x seed ran once, at the full budget) and thins each curve to its steps. What "
+        "it would take: the bands of every variant at every budget kept when the panel is made."
     ),
     "06": (
-        "feedback_panel (per-shape feedback): every move changes every bar, tick label and grey span of both Axes "
-        "(the 44 shapes are sorted by the new run's scores). After the first draw they are updated in place "
-        "(toyhw/panels/bars_in_place.py), so what is left is drawing a figure of 44 shape rows twice over (issue 10 "
-        "made the labels horizontal and readable, 10 pt, and the PNG 1008x1056): constrained layout measuring some "
-        "100 texts (about a third of a move in process), the Agg draw rendering them and some 300 bars and spans, "
-        "and the PNG. What it would take: the layout frozen after the first draw (the 44 labels are the same names "
-        "in a new order, so the margins do not change; the kept figure must then never re-plot an Axes from "
-        "scratch, or must lay out again when it does), fewer shapes on screen (the five of each top five), or a "
-        "plot drawn in the browser instead of a PNG from matplotlib."
+        "feedback_panel (per-shape feedback): seeds 0-4 are run when the panel is made, every budget of the slider "
+        "from one run each, and the three seeds above the one shown run in a background thread (SeedRuns.ahead, "
+        "0.2-0.5 s each); a move to a seed whose run has not ended waits for it, and any other seed runs the search "
+        "once on its first visit: new work, not a lookup. What it would take: more seeds ahead (CPU the room shares)."
     ),
     "07": (
-        "branches_panel's 'budget': a new (seed, budget) runs the search twice, without and with the branch check "
-        "(about 90 ms in the kernel at 1000 programs), before the figure. What it would take: snapshots of one "
-        "full-budget run per seed at every budget step, so that a budget is a slice of it."
+        "branches_panel: seeds 0-4 are run when the panel is made (without and with the branch check), and the three "
+        "seeds above the one shown run in a background thread (SeedRuns.ahead, about 0.5 s each); a move to a seed "
+        "whose runs have not ended waits for them, and any other seed runs twice on its first visit. The card of a "
+        "(seed, budget, check) is made on its first visit (a few ms: the program simplified, statically checked and "
+        "replayed on the new shapes)."
     ),
 }
 
 
 def why(notebook: str) -> str:
-    """Return the note for `notebook` (a file name starting with its number), or say that there is none."""
-    return NOTES.get(notebook[:2], "no note: this notebook was not expected to miss; see profile_panels.py's section.")
+    """Return the note for `notebook` (its path under notebooks/, "02_x.ipynb" or "zh/02_x.ipynb": both editions
+    share a note), or say that there is none."""
+    return NOTES.get(
+        pathlib.PurePosixPath(notebook).name[:2],
+        "no note: this notebook was not expected to miss; compare its kernel ms with the trivial slider's.",
+    )

@@ -29,7 +29,7 @@ from typing import Iterator
 
 import pytest
 
-from widget_driver import NOTEBOOK_DIR
+from widget_driver import NOTEBOOK_DIR, OfflineGuard
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts"
@@ -106,14 +106,31 @@ def browser() -> Iterator["playwright.sync_api.Browser"]:  # noqa: F821
 
 
 @pytest.fixture
-def page(browser):
-    """A fresh page in its own browser context (no cookies or storage shared between tests)."""
+def browsing(browser) -> Iterator[tuple["playwright.sync_api.Page", OfflineGuard]]:  # noqa: F821
+    """A fresh page in its own browser context (no cookies or storage shared between tests), offline: every request
+    to a host off the loopback is blocked and recorded (OfflineGuard). A test that does not check the record itself
+    fails at teardown when something was asked for."""
     context = browser.new_context(viewport=VIEWPORT)
     context.set_default_timeout(30_000)
+    guard = OfflineGuard(context)
     try:
-        yield context.new_page()
+        yield context.new_page(), guard
     finally:
         context.close()
+    if not guard.checked:
+        guard.assert_none("the test's pages")
+
+
+@pytest.fixture
+def page(browsing):
+    """The page of `browsing`: fresh, in its own context, offline."""
+    return browsing[0]
+
+
+@pytest.fixture
+def offline(browsing) -> OfflineGuard:
+    """The record of `browsing`'s requests off the loopback (all blocked): `offline.assert_none(where)`."""
+    return browsing[1]
 
 
 @pytest.fixture(scope="session")
@@ -273,14 +290,10 @@ def lab_settings(base: pathlib.Path) -> pathlib.Path:
     return overrides.parent
 
 
-@pytest.fixture(scope="session")
-def lab_server(browser, tmp_path_factory: pytest.TempPathFactory, artifacts: pathlib.Path) -> Iterator[Server]:
-    """JupyterLab on a free port of 127.0.0.1, a random token, the app exposed as window.jupyterapp, on a copy of the
-    pack."""
-    base = tmp_path_factory.mktemp("lab")
-    root = _throwaway_root(base)
-    port = _free_port()
-    cmd = [
+def lab_command(base: pathlib.Path, root: pathlib.Path, port: int) -> list[str]:
+    """Return the command that runs JupyterLab on 127.0.0.1:`port` over `root`, the app exposed as window.jupyterapp
+    and the settings of lab_settings(`base`) (the token comes from the environment: see _serve)."""
+    return [
         sys.executable,
         "-m",
         "jupyterlab",
@@ -294,17 +307,12 @@ def lab_server(browser, tmp_path_factory: pytest.TempPathFactory, artifacts: pat
         f"--LabApp.app_settings_dir={lab_settings(base)}",
         *_root_flags(),
     ]
-    yield from _serve(cmd, base, root, port, "/api/status", artifacts / "jupyterlab.log")
 
 
-@pytest.fixture(scope="session")
-def voila_server(browser, tmp_path_factory: pytest.TempPathFactory, artifacts: pathlib.Path) -> Iterator[Server]:
-    """Voila serving a copy of notebooks/ as code-free apps (tracebacks shown, so a failing cell is visible), with a
-    random token (auto_token: Voila then takes JUPYTER_TOKEN from the environment instead of serving without one)."""
-    base = tmp_path_factory.mktemp("voila")
-    root = _throwaway_root(base)
-    port = _free_port()
-    cmd = [
+def voila_command(root: pathlib.Path, port: int) -> list[str]:
+    """Return the command that runs Voila on 127.0.0.1:`port` over `root`/notebooks, as `make present` runs it
+    (tracebacks shown), with auto_token: Voila then takes JUPYTER_TOKEN from the environment (see _serve)."""
+    return [
         sys.executable,
         "-m",
         "voila",
@@ -316,7 +324,26 @@ def voila_server(browser, tmp_path_factory: pytest.TempPathFactory, artifacts: p
         "--Voila.auto_token=True",
         "--show_tracebacks=True",
     ]
-    yield from _serve(cmd, base, root, port, "/", artifacts / "voila.log")
+
+
+@pytest.fixture(scope="session")
+def lab_server(browser, tmp_path_factory: pytest.TempPathFactory, artifacts: pathlib.Path) -> Iterator[Server]:
+    """JupyterLab on a free port of 127.0.0.1, a random token, the app exposed as window.jupyterapp, on a copy of the
+    pack."""
+    base = tmp_path_factory.mktemp("lab")
+    root = _throwaway_root(base)
+    port = _free_port()
+    yield from _serve(lab_command(base, root, port), base, root, port, "/api/status", artifacts / "jupyterlab.log")
+
+
+@pytest.fixture(scope="session")
+def voila_server(browser, tmp_path_factory: pytest.TempPathFactory, artifacts: pathlib.Path) -> Iterator[Server]:
+    """Voila serving a copy of notebooks/ as code-free apps (tracebacks shown, so a failing cell is visible), with a
+    random token (auto_token: Voila then takes JUPYTER_TOKEN from the environment instead of serving without one)."""
+    base = tmp_path_factory.mktemp("voila")
+    root = _throwaway_root(base)
+    port = _free_port()
+    yield from _serve(voila_command(root, port), base, root, port, "/", artifacts / "voila.log")
 
 
 @pytest.fixture(scope="session")

@@ -22,6 +22,7 @@ from widget_driver import (
     page_errors,
     served_name,
     notebook_id,
+    wait_voila_rendered,
 )
 
 # The app views a lecturer projects: every notebook, and the feedback loops (02) and the AlphaEvolve ablations (04)
@@ -29,6 +30,9 @@ from widget_driver import (
 APP_NOTEBOOKS = notebooks()
 REQUIRED = ("02_feedback_loops", "04_alphaevolve_ablations")
 LOAD_TIMEOUT = 300.0  # seconds for Voila to run the notebook and the page to render its widgets
+# The app's pages come from the pack's Voila template (tools/voila-template, selected in voila.json), which drops the
+# stock `lab` template's CDN stylesheets: no app page asks any host but this machine (tests/browser/test_app_offline.py
+# checks the template's other pages and the zh app's language).
 
 
 @pytest.mark.browser
@@ -38,38 +42,23 @@ def test_voila_refuses_requests_without_its_token(voila_server):
         assert urllib.parse.urlparse(resp.geturl()).path == "/login"
 
 
-def _wait_rendered(page) -> None:
-    """Wait until Voila has run every cell and every widget view on the page has rendered.
-
-    Voila streams each cell's outputs as it runs them (the document is complete when the last cell has run) and sends
-    a widget view as JSON in a script tag, which the page replaces with the rendered view.
-    """
-    deadline = time.monotonic() + LOAD_TIMEOUT
-    last, steady = None, 0
-    while steady < 4:  # the same, finished state in four polls in a row
-        if time.monotonic() > deadline:
-            raise AssertionError(f"Voila page not rendered after {LOAD_TIMEOUT:.0f} s: {last}")
-        page.wait_for_timeout(250)
-        state = page.evaluate("""() => ({
-          pending: Array.from(document.querySelectorAll('script[type="application/vnd.voila.cell-output+json"]'))
-            .filter(s => s.textContent.includes('application/vnd.jupyter.widget-view+json')).length,
-          rendered: Array.from(document.querySelectorAll('.jupyter-widgets')).filter(el =>
-            !(el.parentElement && el.parentElement.closest('.jupyter-widgets'))).length,
-          ready: document.readyState,
-        })""")
-        # Rendered widget views replace their script tags, so none pending means all rendered (or none sent).
-        finished = state["ready"] == "complete" and state["pending"] == 0
-        steady = steady + 1 if finished and state == last else 0
-        last = state
-    page.wait_for_timeout(500)  # let the panels' first figures arrive
+@pytest.mark.browser
+def test_voila_asks_no_host_at_all(voila_server, page, offline) -> None:
+    """An app page asks nothing of any host but this machine: not even the stock template's CDN stylesheets."""
+    path = next(p for p in APP_NOTEBOOKS if not has_widget_cells(p))  # the quickest app: the page is what counts
+    page.goto(voila_server.address(f"/voila/render/{served_name(path)}"), timeout=LOAD_TIMEOUT * 1000)
+    wait_voila_rendered(page, LOAD_TIMEOUT)
+    offline.assert_none(f"Voila with {served_name(path)}")
 
 
 @pytest.mark.browser
 @pytest.mark.parametrize("path", APP_NOTEBOOKS, ids=[notebook_id(p) for p in APP_NOTEBOOKS])
-def test_notebook_as_voila_app(path: pathlib.Path, voila_server, page, artifacts: pathlib.Path) -> None:
-    """Serve the notebook as an app, see no error and no code, move every control of every panel and see it redraw."""
+def test_notebook_as_voila_app(path: pathlib.Path, voila_server, page, offline, artifacts: pathlib.Path) -> None:
+    """Serve the notebook as an app, see no error and no code, move every control of every panel and see it redraw,
+    with no request off the loopback."""
     try:
         _check_app(path, voila_server, page, artifacts)
+        offline.assert_none(f"Voila with {served_name(path)}")
     except Exception:
         page.screenshot(path=str(artifacts / f"voila-{notebook_id(path).replace('/', '-')}-FAILED.png"))
         raise
@@ -78,7 +67,7 @@ def test_notebook_as_voila_app(path: pathlib.Path, voila_server, page, artifacts
 def _check_app(path: pathlib.Path, voila_server, page, artifacts: pathlib.Path) -> None:
     start = time.monotonic()
     page.goto(voila_server.address(f"/voila/render/{served_name(path)}"), timeout=LOAD_TIMEOUT * 1000)
-    _wait_rendered(page)
+    wait_voila_rendered(page, LOAD_TIMEOUT)
     ran = time.monotonic() - start
     page.screenshot(path=str(artifacts / f"voila-{notebook_id(path).replace('/', '-')}.png"))
     problems = page_errors(page)
@@ -97,28 +86,49 @@ def _check_app(path: pathlib.Path, voila_server, page, artifacts: pathlib.Path) 
     if has_widget_cells(path):
         assert moves, f"{path.name} has widget cells but the app has no widget panel to move"
     assert not page_errors(page)
+    if has_widget_cells(path):
+        shown = page.evaluate(_CHART_TEXTS)
+        assert shown, f"{path.name} as an app draws no chart"
+        for k, text in enumerate(shown):  # the charts speak the edition's language
+            if is_chinese_edition(path):
+                assert CJK.search(text), f"{served_name(path)}: chart {k} shows no Chinese: {text[:300]!r}"
+            else:
+                assert not CJK.search(text), f"{served_name(path)}: chart {k} shows Chinese: {CJK.findall(text)[:20]}"
     print(
         f"\n{path.name} in Voila: rendered in {ran:.1f} s; {len(moves)} moves in "
         f"{time.monotonic() - start - ran:.1f} s: "
-        + "; ".join(f"[{m.panel}] {m.control} ({m.seconds} s)" for m in moves)
+        + "; ".join(f"[{m.panel}] {m.control} ({m.seconds} s, {'+'.join(m.changed)})" for m in moves)
     )
 
 
+_CHART_TEXTS = """() => Array.from(document.querySelectorAll('.toyhw-chart > svg')).map(svg =>
+    Array.from(svg.querySelectorAll('text')).map(t => t.textContent).join('\\n'))"""
+
+
 def _check_reads_as_an_app(path: pathlib.Path, page) -> None:
-    """No visible sentence tells the room to run or edit code; no stored static view (an image the notebook stored
-    for readers without a kernel) is on screen beside its live panel: each figure is drawn once."""
+    """No visible sentence tells the room to run or edit code; no stored static view (a figure the notebook stored
+    for readers without a kernel: a PNG, or the SVG of a panel's starting state) is on screen beside its live panel:
+    each figure is drawn once."""
     text = page.evaluate("() => document.body.innerText")
     told = sorted({m.group(0) for pattern in (INSTRUCTION, ZH_INSTRUCTION) for m in pattern.finditer(text)})
     assert not told, f"{path.name} as an app tells the room to act on code: {told}"
     stored = _static_view_images(path)
-    shown = page.evaluate("""() => Array.from(document.querySelectorAll('img'))
-        .map(img => (img.getAttribute('src') || '').replace(/^data:image\\/png;base64,/, '').slice(0, 200))""")
+    # JupyterLab's renderers (Voila's too) show a PNG as a base64 data URL and an SVG as a percent-encoded one.
+    shown = page.evaluate("""() => Array.from(document.querySelectorAll('img')).map(img => {
+        const src = img.getAttribute('src') || '';
+        if (src.startsWith('data:image/png;base64,')) return src.slice(22, 222);
+        if (src.startsWith('data:image/svg+xml,')) {
+          try { return decodeURIComponent(src.slice(19)).trim(); } catch (e) { return src; }
+        }
+        return '';
+    })""")
     twice = [i for i, head in enumerate(stored) if head in shown]
     assert not twice, f"{path.name} as an app shows {len(twice)} stored static view(s) beside their live panels"
 
 
 def _static_view_images(path: pathlib.Path) -> list[str]:
-    """The first 200 base64 characters of each PNG the notebook's static-view cells store."""
+    """Each figure the notebook's static-view cells store: the first 200 base64 characters of a PNG, the whole text
+    of an SVG."""
     import json
 
     heads = []
@@ -128,6 +138,9 @@ def _static_view_images(path: pathlib.Path) -> list[str]:
                 png = output.get("data", {}).get("image/png")
                 if png:
                     heads.append("".join(png).replace("\n", "")[:200])
+                svg = output.get("data", {}).get("image/svg+xml")
+                if svg:
+                    heads.append("".join(svg).strip())
     return heads
 
 

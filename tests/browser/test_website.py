@@ -22,10 +22,10 @@ sys.path.insert(0, str(REPO / "website"))
 
 import editions  # noqa: E402
 import notebook_view  # noqa: E402
+from widget_driver import OfflineGuard, is_local  # noqa: E402
 
 VIEWPORT = {"width": 1400, "height": 1000}
 
-LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 # One term per edition that its search must find, and the first hit must contain. A new edition adds its own.
 SEARCH_TERMS = {"en": "roofline", "zh": "反馈"}
 # Share of CJK characters among the letters of a page's prose (headings, paragraphs, list items, answers' titles;
@@ -75,33 +75,22 @@ def _unresolved(link: str, server_url: str, root: pathlib.Path) -> str | None:
 
 
 class Reader:
-    """A browser context that blocks and records every request off the loopback, and records the page's errors."""
+    """A browser context that blocks and records every request off the loopback (widget_driver.OfflineGuard, as the
+    JupyterLab and Voila tests' pages), and records the page's errors."""
 
     def __init__(self, browser, viewport):
-        self.outside: list[str] = []
         self.errors: list[str] = []
         self.context = browser.new_context(viewport=viewport)
         self.context.set_default_timeout(30_000)
-        self.context.route("**/*", self._route)
+        self.outside = OfflineGuard(self.context).outside
         self.page = self.context.new_page()
         self.page.on("console", lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None)
         self.page.on("pageerror", lambda err: self.errors.append(f"page error: {err}"))
         self.page.on(
             "requestfailed",
-            lambda r: (
-                self.errors.append(f"request failed: {r.url} ({r.failure})")
-                if urllib.parse.urlsplit(r.url).hostname in LOOPBACK
-                else None
-            ),
+            lambda r: self.errors.append(f"request failed: {r.url} ({r.failure})") if is_local(r.url) else None,
         )
         self.page.on("response", lambda r: self.errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
-
-    def _route(self, route) -> None:
-        if urllib.parse.urlsplit(route.request.url).hostname in LOOPBACK:
-            route.continue_()
-        else:
-            self.outside.append(route.request.url)
-            route.abort()
 
     def close(self) -> None:
         self.context.close()

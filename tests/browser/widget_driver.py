@@ -1,10 +1,18 @@
-"""Find every widget panel on a page (JupyterLab or Voila), move its controls like a person would, check it redrew.
+"""Find every widget panel on a page (JupyterLab or Voila), move its controls like a person would, see that it redrew.
 
-A panel is a top-level widget view with controls in it: a toyhw panel (a VBox of controls plus an Output) or an
-`@interact`. Its controls are the sliders, dropdowns, selections, checkboxes and number boxes in it, outside its
-Output. After each move the panel must redraw and show no error: fresh output nodes in its Output, or a changed HTML
-card (a control may change only the card). In a panel with a plot at least one move must change an image's
-`src`.
+A panel is a top-level widget view with controls in it. A toyhw panel is a VBox of controls, a chart (an element of
+class `toyhw-chart` holding exactly one `<svg>`, drawn by toyhw/charts/chart.js from the description the kernel sent),
+an HTML error line (empty unless a state failed) and sometimes an HTML card; an `@interact` or an older panel has an
+Output instead of the chart. Its controls are the sliders, dropdowns, selections, checkboxes and number boxes in it,
+outside any Output.
+
+What counts is what the page shows, never what the kernel or the widget model holds: after each move the panel must
+have changed what it draws (the markup of a chart's `<svg>`, or fresh nodes in its Output) or its HTML card, show no
+error, and then hold still; each chart must hold exactly one `<svg>`. A panel with a chart (or an image in its Output)
+must change its drawing on at least one move: a control that only changes a card is fine, a panel none of whose
+controls changes the figure is not.
+
+The pages run offline: `OfflineGuard` blocks and records every request to a host other than the loopback.
 """
 
 from __future__ import annotations
@@ -15,18 +23,22 @@ import os
 import pathlib
 import re
 import time
-from typing import TYPE_CHECKING
+import urllib.parse
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 if TYPE_CHECKING:  # the tests skip, rather than fail to collect, where playwright is missing
-    from playwright.sync_api import Page
+    from playwright.sync_api import BrowserContext, Page
 
 # TOYHW_NOTEBOOKS points the tests at another folder of notebooks (to try the tests themselves on a scratch notebook).
 _REPO = pathlib.Path(__file__).resolve().parents[2]
 NOTEBOOK_DIR = pathlib.Path(os.environ.get("TOYHW_NOTEBOOKS") or _REPO / "notebooks")
 
 REDRAW_TIMEOUT = 60.0  # seconds for one redraw; toyhw panels take well under a second
+SETTLE_MS = 300  # a panel has settled when its state is the same twice this far apart
 ERROR_LINE = re.compile(r"^\s*Error: [A-Za-z_][\w.]*(:.*|$)", re.MULTILINE)
 TRACEBACK = "Traceback (most recent call last)"
+CHART = "toyhw-chart"
+"""The class chart.js gives a chart's element (toyhw/charts/chart.js, render)."""
 
 _CONTROL_KINDS = """[['widget-slider', 'slider'], ['widget-select-multiple', 'select-multiple'],
   ['widget-dropdown', 'dropdown'], ['widget-select', 'select'], ['widget-toggle-buttons', 'toggle'],
@@ -46,7 +58,7 @@ _FIND_CONTROLS = """(panel) => {
   const selector = kinds.map(k => '.' + k[0]).join(', ');
   const found = [];
   panel.querySelectorAll(selector).forEach(el => {
-    if (el.closest('.widget-output')) return;  // widgets drawn inside the plot area are not this panel's controls
+    if (el.closest('.widget-output, .toyhw-chart')) return;  // widgets drawn inside the plot area are not controls
     if (el.parentElement.closest(selector)) return;
     if (el.matches('[disabled], .mod-disabled') || el.querySelector('[disabled]')) return;
     const kind = kinds.find(k => el.classList.contains(k[0]))[1];
@@ -58,14 +70,32 @@ _FIND_CONTROLS = """(panel) => {
   return found;
 }""".replace("KINDS", _CONTROL_KINDS)
 
+# Before a move: remember the nodes that show the panel's figure now (a chart's <svg>, an Output's outputs), to tell
+# a node drawn after the move from one kept; a WeakSet, so nothing is written into the page's DOM.
 _MARK = """(panel) => {
-  panel.querySelectorAll('.widget-output .jp-OutputArea-output').forEach(el => el.setAttribute('data-toyhw-old', '1'));
+  window.toyhwOld = new WeakSet(panel.querySelectorAll(
+    '.toyhw-chart > svg, .widget-output .jp-OutputArea-output'));
 }"""
 
+# What the panel shows now. A chart's drawing is its <svg>'s markup, as a length and a hash (a figure is some tens of
+# kB and this runs every 100 ms while a move is awaited).
 _STATE = """(panel) => {
+  const old = window.toyhwOld || new WeakSet();
+  const hash = (text) => {
+    let h = 2166136261;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
+    return text.length + ':' + h.toString(16);
+  };
+  const charts = Array.from(panel.querySelectorAll('.toyhw-chart'));
   const outs = Array.from(panel.querySelectorAll('.widget-output .jp-OutputArea-output'));
   return {
-    fresh: outs.filter(el => !el.hasAttribute('data-toyhw-old')).length,
+    charts: charts.map(c => {
+      const svgs = c.querySelectorAll(':scope > svg');
+      return {svgs: svgs.length, others: c.children.length - svgs.length,
+              markup: svgs.length ? hash(svgs[0].outerHTML) : '',
+              replaced: svgs.length ? !old.has(svgs[0]) : false};
+    }),
+    fresh: outs.filter(el => !old.has(el)).length,
     srcs: Array.from(panel.querySelectorAll('.widget-output img')).map(img => img.src),
     text: Array.from(panel.querySelectorAll('.widget-output, .widget-html, .widget-htmlmath'))
       .map(el => el.innerText).join('\\n'),
@@ -73,6 +103,17 @@ _STATE = """(panel) => {
     cards: Array.from(panel.querySelectorAll('.widget-html, .widget-htmlmath')).map(el => el.innerHTML).join(''),
   };
 }"""
+
+# Every chart of the panel as [tag, {attribute: value}, text] per element, the <svg> first, in document order.
+_DRAWN = """(panel) => Array.from(panel.querySelectorAll('.toyhw-chart')).map(chart => {
+  const svg = chart.querySelector(':scope > svg');
+  if (!svg) return null;
+  return [svg, ...svg.querySelectorAll('*')].map(el => [
+    el.localName,
+    Object.fromEntries(Array.from(el.attributes).map(a => [a.name, a.value])),
+    el === svg || el.children.length ? '' : el.textContent,
+  ]);
+})"""
 
 _PAGE_ERRORS = """() => {
   const found = [];
@@ -130,6 +171,86 @@ def page_errors(page: Page) -> list[str]:
     return [f"{where}: {shown}" for shown, where in problems.items()]
 
 
+def wait_voila_rendered(page: Page, timeout: float = 300.0) -> None:
+    """Wait until Voila has run every cell and every widget view on the page has rendered.
+
+    Voila streams each cell's outputs as it runs them (the document is complete when the last cell has run) and sends
+    a widget view as JSON in a script tag, which the page replaces with the rendered view.
+    """
+    deadline = time.monotonic() + timeout
+    last, steady = None, 0
+    while steady < 4:  # the same, finished state in four polls in a row
+        if time.monotonic() > deadline:
+            raise AssertionError(f"Voila page not rendered after {timeout:.0f} s: {last}")
+        page.wait_for_timeout(250)
+        state = page.evaluate("""() => ({
+          pending: Array.from(document.querySelectorAll('script[type="application/vnd.voila.cell-output+json"]'))
+            .filter(s => s.textContent.includes('application/vnd.jupyter.widget-view+json')).length,
+          rendered: Array.from(document.querySelectorAll('.jupyter-widgets')).filter(el =>
+            !(el.parentElement && el.parentElement.closest('.jupyter-widgets'))).length,
+          ready: document.readyState,
+        })""")
+        # Rendered widget views replace their script tags, so none pending means all rendered (or none sent).
+        finished = state["ready"] == "complete" and state["pending"] == 0
+        steady = steady + 1 if finished and state == last else 0
+        last = state
+    page.wait_for_timeout(500)  # let the panels' first figures arrive
+
+
+# ----- offline
+
+
+LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
+LOCAL_SCHEMES = {"data", "blob", "about", "javascript", "chrome", "chrome-extension", "devtools", "file"}
+
+
+def is_local(url: str) -> bool:
+    """Whether `url` stays on this machine: a loopback host (127.0.0.0/8, ::1, localhost) or no host at all (data:,
+    blob:, about:)."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme in LOCAL_SCHEMES:
+        return True
+    host = (parts.hostname or "").lower()
+    return host in LOOPBACK_NAMES or re.fullmatch(r"127(\.\d{1,3}){3}", host) is not None
+
+
+class OfflineGuard:
+    """Block and record every request of a browser context to a host off the loopback: pages, scripts, styles,
+    fonts, images, XHR, fetch, workers (playwright's routes) and websockets (its websocket routes: one to another
+    host is closed before it connects).
+
+    Attributes:
+        outside: the URLs asked for, in order ("websocket " in front of a websocket's).
+    """
+
+    def __init__(self, context: BrowserContext) -> None:
+        self.outside: list[str] = []
+        self.checked = False
+        context.route("**/*", self._route)
+        context.route_web_socket(lambda url: not is_local(url), self._websocket)
+
+    def assert_none(self, where: str, known: Sequence[str] = ()) -> None:
+        """Fail when any request off the loopback was asked for, but those in `known` (still blocked: a known
+        problem, named where it is passed); `where` names the pages in the message."""
+        self.checked = True
+        found = [url for url in self.outside if url not in known]
+        assert not found, f"{where} asked for {len(found)} URL(s) off the loopback: {found[:20]}"
+
+    def _route(self, route) -> None:
+        if is_local(route.request.url):
+            route.continue_()
+        else:
+            self.outside.append(route.request.url)
+            route.abort("blockedbyclient")
+
+    def _websocket(self, ws) -> None:
+        self.outside.append(f"websocket {ws.url}")
+        ws.close(code=1008, reason="off the loopback")
+
+
+# ----- moves
+
+
 @dataclasses.dataclass(frozen=True)
 class Move:
     """One control moved.
@@ -137,19 +258,30 @@ class Move:
     Attributes:
         panel: the panel's index on the page.
         control: what was moved and how, e.g. "slider 'rounds' 10 -> 15".
-        seconds: from the move until the panel had redrawn.
-        src_changed: whether an image's src differs from before the move.
+        seconds: from the move until the panel had redrawn and settled.
+        changed: what the move changed on screen: "drawing" (a chart's svg, or an image in an Output), "output"
+            (fresh nodes in an Output), "card" (an HTML card).
     """
 
     panel: int
     control: str
     seconds: float
-    src_changed: bool
+    changed: tuple[str, ...]
 
 
 def find_panels(page: Page) -> int:
     """Tag every widget panel on the page with data-toyhw-panel and return how many there are."""
     return page.evaluate(_FIND_PANELS)
+
+
+def panel_locator(page: Page, panel: int):
+    return page.locator(f'[data-toyhw-panel="{panel}"]')
+
+
+def drawn_charts(page: Page, panel: int) -> list[Optional[list]]:
+    """Return each chart of `panel` as the page draws it now: [tag, {attribute: value}, text] per element of its
+    `<svg>`, the `<svg>` itself first (None for a chart that holds no `<svg>`)."""
+    return panel_locator(page, panel).evaluate(_DRAWN)
 
 
 def _move(page: Page, panel: int, control: dict) -> str:
@@ -206,58 +338,101 @@ def _move(page: Page, panel: int, control: dict) -> str:
     return f"{name} {before} -> {after}"
 
 
-def _wait_redraw(page: Page, panel_loc, old: dict, what: str) -> bool:
-    """Wait until the panel has redrawn after a move and its output has settled; return whether an image changed."""
-    deadline = time.monotonic() + REDRAW_TIMEOUT
+def _changes(old: dict, now: dict) -> tuple[str, ...]:
+    """Return what differs on screen between two states of a panel (see Move.changed)."""
+    changed = []
+    drawn_old, drawn_now = [c["markup"] for c in old["charts"]], [c["markup"] for c in now["charts"]]
+    if drawn_now != drawn_old or (now["srcs"] and now["srcs"] != old["srcs"]):
+        changed.append("drawing")
+    if now["fresh"]:
+        changed.append("output")
+    if now["cards"] != old["cards"]:
+        changed.append("card")
+    return tuple(changed)
+
+
+def _wait_redraw(panel_loc, old: dict, what: str, timeout: float) -> tuple[str, ...]:
+    """Wait until the panel shows something new after a move and has settled; return what changed (Move.changed).
+
+    Raises AssertionError when nothing changed within `timeout` seconds, when the panel shows an error, or when a
+    chart does not hold exactly one <svg>.
+    """
+    deadline = time.monotonic() + timeout
     state = panel_loc.evaluate(_STATE)
-    old_cards = old["cards"]
-
-    def redrawn(now: dict) -> bool:
-        if not now["outputs"] and not old_cards:
-            return True  # nothing to watch in a panel without Output or card
-        return now["fresh"] > 0 or now["cards"] != old_cards or bool(ERROR_LINE.search(now["text"]))
-
-    while not redrawn(state):
+    watched = old["charts"] or old["outputs"] or old["cards"]
+    while watched and not _changes(old, state) and not ERROR_LINE.search(state["text"]):
         if time.monotonic() > deadline:
-            raise AssertionError(f"no redraw {REDRAW_TIMEOUT:.0f} s after moving {what}")
-        page.wait_for_timeout(100)
+            raise AssertionError(
+                f"no redraw {timeout:g} s after moving {what}: the panel's drawing, output and card are as before"
+            )
+        panel_loc.page.wait_for_timeout(100)
         state = panel_loc.evaluate(_STATE)
-    while True:  # settled: the same output twice, 300 ms apart
-        page.wait_for_timeout(300)
+    settle_by = time.monotonic() + max(timeout, 10.0)
+    while True:  # settled: the same state twice, SETTLE_MS apart
+        panel_loc.page.wait_for_timeout(SETTLE_MS)
         later = panel_loc.evaluate(_STATE)
-        if later == state or time.monotonic() > deadline:
+        if later == state or time.monotonic() > settle_by:
             break
         state = later
     errors = [m.group(0).strip() for m in ERROR_LINE.finditer(state["text"])]
     if errors or TRACEBACK in state["text"]:
         raise AssertionError(f"moving {what} showed an error in the panel: {errors or state['text'][-1500:]}")
-    return bool(state["srcs"]) and state["srcs"] != old["srcs"]
+    odd = [(k, c["svgs"], c["others"]) for k, c in enumerate(state["charts"]) if c["svgs"] != 1 or c["others"]]
+    if odd:
+        raise AssertionError(
+            f"after moving {what}: a chart must hold exactly one <svg>; (chart, <svg>s, other children): {odd}"
+        )
+    return _changes(old, state)
 
 
-def exercise_panels(page: Page, artifacts: pathlib.Path, prefix: str) -> list[Move]:
+def exercise_panel(
+    page: Page,
+    panel: int,
+    timeout: float = REDRAW_TIMEOUT,
+    after_move: Optional[Callable[[int, str], None]] = None,
+) -> list[Move]:
+    """Move every control of `panel` once, checking that each move redraws it (see the module's docstring).
+
+    `after_move(panel, what)`, when given, is called after each move has settled (the JupyterLab test compares the
+    drawing with the static SVG there). Raises AssertionError on the first move that does not redraw or shows an
+    error, and when the panel has a figure but no move changed it.
+    """
+    panel_loc = panel_locator(page, panel)
+    controls = panel_loc.evaluate(_FIND_CONTROLS)
+    assert controls, f"panel {panel} has no slider or selection to move"
+    moves = []
+    for control in controls:
+        panel_loc.evaluate(_MARK)
+        old = panel_loc.evaluate(_STATE)
+        start = time.monotonic()
+        what = _move(page, panel, control)
+        changed = _wait_redraw(panel_loc, old, f"panel {panel}'s {what}", timeout)
+        moves.append(Move(panel, what, round(time.monotonic() - start, 2), changed))
+        if after_move is not None:
+            after_move(panel, what)
+    now = panel_loc.evaluate(_STATE)
+    has_figure = bool(now["charts"] or now["srcs"])
+    assert not has_figure or any("drawing" in m.changed for m in moves), (
+        f"panel {panel}: no move changed its drawing ({[(m.control, m.changed) for m in moves]})"
+    )
+    return moves
+
+
+def exercise_panels(
+    page: Page,
+    artifacts: pathlib.Path,
+    prefix: str,
+    timeout: float = REDRAW_TIMEOUT,
+    after_move: Optional[Callable[[int, str], None]] = None,
+) -> list[Move]:
     """Move every control of every panel on the page, checking each redraw; save one screenshot per panel.
 
     Screenshots go to `artifacts`/`prefix`-panelN.png, taken after the panel's last move with the panel in view.
     """
     moves = []
     for panel in range(find_panels(page)):
-        panel_loc = page.locator(f'[data-toyhw-panel="{panel}"]')
-        controls = panel_loc.evaluate(_FIND_CONTROLS)
-        assert controls, f"panel {panel} has an Output but no slider or selection to move"
-        changed = False
-        for control in controls:
-            panel_loc.evaluate(_MARK)
-            old = panel_loc.evaluate(_STATE)
-            start = time.monotonic()
-            what = _move(page, panel, control)
-            src_changed = _wait_redraw(page, panel_loc, old, f"panel {panel}'s {what}")
-            moves.append(Move(panel, what, round(time.monotonic() - start, 2), src_changed))
-            changed = changed or src_changed
-        has_plot = bool(panel_loc.evaluate(_STATE)["srcs"])
-        assert changed or not has_plot, (
-            f"panel {panel}: no move changed its plot ({[m.control for m in moves if m.panel == panel]})"
-        )
-        panel_loc.evaluate("el => el.scrollIntoView({block: 'start'})")
+        moves += exercise_panel(page, panel, timeout, after_move)
+        panel_locator(page, panel).evaluate("el => el.scrollIntoView({block: 'start'})")
         page.wait_for_timeout(300)
         page.screenshot(path=str(artifacts / f"{prefix}-panel{panel}.png"))
     return moves
