@@ -12,7 +12,8 @@ and reports per panel:
 - a move: each control moved `--repeats` times the way bench_browser.py moves it (sliders five steps one way and one
   back, the next dropdown option, one more / one fewer selected, the number one up, the other toggle), by setting the
   control's `.value`, the path a browser move takes once the kernel has the value. Timed: CPU milliseconds of the
-  callback (a lookup, or the description made on the state's first visit) plus serializing the widget's new state to
+  kernel's own thread (the one that answers the page; notebooks 06 and 07 run the next seeds in a thread of their
+  own, SeedRuns.ahead, whose work is a seed's first visit, not a move) in the callback (a lookup, or the description made on the state's first visit) plus serializing the widget's new state to
   JSON, which is what the kernel sends. Without a kernel nothing is sent, so the websocket's own cost is not here:
   bench_browser.py measures the whole move in a real page;
 - the description's size (kB of JSON) after the last move.
@@ -132,16 +133,17 @@ def measure(index: int, repeats: int, memory: bool) -> dict:
     controls = [
         w for w in walk(panel) if isinstance(w, widgets.ValueWidget) and not isinstance(w, (widgets.HTML, ChartWidget))
     ]
-    times = []
+    times, walls = [], []
     for control in controls:
         for move in moves(control, repeats):
-            start = time.process_time()
+            start, wall = time.thread_time(), time.perf_counter()
             move()
             for out in outputs:
                 json.dumps(out.get_state())
-            times.append((time.process_time() - start) * 1000)
+            times.append((time.thread_time() - start) * 1000)
+            walls.append((time.perf_counter() - wall) * 1000)
     size = sum(len(json.dumps(c.spec)) for c in charts) / 1000
-    return {"notebook": notebook, "name": name, "first": first, "moves": times, "kB": size}
+    return {"notebook": notebook, "name": name, "first": first, "moves": times, "walls": walls, "kB": size}
 
 
 def in_fresh_process(index: int, repeats: int, memory: bool) -> dict:
@@ -170,7 +172,8 @@ def main(argv: list[str]) -> None:
         ms = found["moves"]
         rows.append(
             f"| {found['notebook']} | {found['name']} | {found['first']:.2f} | {found['kept'] / 1e6:.1f} | "
-            f"{found['peak'] / 1e6:.1f} | {len(ms)} | {statistics.median(ms):.1f} | {max(ms):.1f} | {found['kB']:.1f} |"
+            f"{found['peak'] / 1e6:.1f} | {len(ms)} | {statistics.median(ms):.1f} | {max(ms):.1f} | "
+            f"{max(found['walls']):.0f} | {found['kB']:.1f} |"
         )
         print(rows[-1], flush=True)
     body = (
@@ -180,10 +183,13 @@ def main(argv: list[str]) -> None:
         "First draw = CPU seconds to make the panel (the numbers its controls reach, or its first seed's, and the "
         "starting state's description); kept / peak = MB tracemalloc saw left allocated by making it / at its peak "
         "(caches it filled included); a move = CPU ms of the callback plus serializing the widget's new state (what "
-        "the kernel sends; the page draws it); size = the description's JSON after the last move. Notebook 04's full "
+        "the kernel sends; the page draws it), in the kernel's own thread; worst wall = the slowest move's elapsed "
+        "ms (a move to a seed still running in the background thread waits for it: moved at once after the first "
+        "draw, as here, that is the seed's run); size = the description's JSON after the last move. Notebook 04's full "
         "study is computed before its panel (the notebook's setup) and is in no row.\n\n"
-        "| notebook | panel | first draw s | kept MB | peak MB | moves | move median ms | move worst ms | size kB |\n"
-        "|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n"
+        "| notebook | panel | first draw s | kept MB | peak MB | moves | move median ms | move worst ms | worst wall ms "
+        "| size kB |\n"
+        "|---|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n"
     )
     results_md.replace_section(args.out, "Panels in process (bench_panels.py)", body)
 

@@ -55,3 +55,57 @@ def test_a_seed_the_panel_has_not_run_is_run_on_its_first_visit():
     control(panel, "seed").value = 12
     expected = panels.branches_spec(branch_check.branch_row(12, 300, False), branch_check.branch_row(12, 300, True))
     assert chart(panel).spec == expected and not error(panel)
+
+
+def test_the_seeds_above_the_one_shown_run_ahead_in_a_thread_and_a_visit_then_is_a_lookup():
+    asked: list[int] = []
+
+    def compute(seed: int, budgets: list[int]) -> dict:
+        asked.append(seed)
+        return {budget: (seed, budget) for budget in budgets}
+
+    runs = panels.SeedRuns(compute, [100, 200])
+    runs.of(0)
+    runs.ahead(0)
+    assert runs.settled()
+    assert sorted(asked) == [0, 1, 2, 3] and sorted(runs.kept) == [0, 1, 2, 3]
+    assert runs.of(2) == {100: (2, 100), 200: (2, 200)} and asked.count(2) == 1  # a lookup, run once
+    runs.ahead(2)  # 3 is kept: the next three not kept are 4, 5, 6
+    assert runs.settled() and sorted(runs.kept) == list(range(7))
+
+
+def test_a_seed_whose_run_ahead_raised_is_run_again_on_its_visit_and_shows_the_error():
+    def compute(seed: int, budgets: list[int]) -> dict:
+        if seed == 1:
+            raise ValueError("seed 1 cannot run")
+        return {budget: seed for budget in budgets}
+
+    runs = panels.SeedRuns(compute, [100])
+    runs.ahead(0)
+    assert runs.settled() and sorted(runs.kept) == [2, 3]
+    try:
+        runs.of(1)
+    except ValueError as error:
+        assert str(error) == "seed 1 cannot run"
+    else:
+        raise AssertionError("the visit of seed 1 did not raise its error")
+
+
+def test_a_visit_of_a_seed_the_thread_is_running_waits_for_that_run_instead_of_running_it_twice():
+    import threading
+
+    started, release, asked = threading.Event(), threading.Event(), []
+
+    def compute(seed: int, budgets: list[int]) -> dict:
+        asked.append(seed)
+        if seed == 1:
+            started.set()
+            release.wait(10)
+        return {budget: seed for budget in budgets}
+
+    runs = panels.SeedRuns(compute, [100])
+    runs.ahead(0)
+    assert started.wait(10)
+    threading.Timer(0.2, release.set).start()
+    assert runs.of(1) == {100: 1} and asked.count(1) == 1
+    assert runs.settled()

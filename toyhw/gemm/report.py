@@ -52,6 +52,11 @@ PROBLEM_KINDS = {
 """The kinds of launch problem (`gemm_config.problem_kind`) as a sentence words them (English: the kind itself)."""
 
 
+def problem_kind_name(kind: str) -> str:
+    """Return a launch problem's kind (a key of PROBLEM_KINDS) in the reader's language (an unknown one as it is)."""
+    return t(PROBLEM_KINDS[kind]) if kind in PROBLEM_KINDS else kind
+
+
 def bound_name(bound: str) -> str:
     """Return a bound ("compute", "latency", "sm_load", "dram") in the reader's language (an unknown one as it is)."""
     return t(BOUNDS[bound]) if bound in BOUNDS else bound
@@ -60,7 +65,7 @@ def bound_name(bound: str) -> str:
 def cannot_launch(config: GemmConfig, gpu: GPU) -> str:
     """Return "cannot launch (<kind>)" for a config that cannot launch on `gpu`, in the reader's language."""
     kind = gemm_config.problem_kind(gemm_config.launch_problem(config, gpu))
-    return t("gemmview.cannot_launch_kind", kind=t(PROBLEM_KINDS[kind]) if kind in PROBLEM_KINDS else kind)
+    return t("gemmview.cannot_launch_kind", kind=problem_kind_name(kind))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -9,6 +9,9 @@ at the full budget (cached) and a state only slices the stored histories. The ot
 from __future__ import annotations
 
 import html
+import queue
+import threading
+import time
 from typing import Callable, Optional, Sequence
 
 import ipywidgets as widgets
@@ -16,7 +19,7 @@ import numpy as np
 
 from toyhw.charts import figure as cf
 from toyhw.charts.widget import Chart
-from toyhw.i18n import t
+from toyhw.i18n import N_, t
 from toyhw.panels.common import ChartPanel, connect
 from toyhw.plots import style
 from toyhw.checks import check_int
@@ -170,18 +173,78 @@ class SeedRuns:
     visit by `compute(seed, budgets)` (one run to the largest budget, kept at each: toyhw.evolve.loop.Checkpoint).
 
     Why per seed: moving the budget (or the branch check) is then a lookup, and only a seed the panel has not shown
-    before runs the search, once.
+    before runs the search, once. Why ahead: that search takes 0.2-0.5 s, so `ahead(seed)` starts the next seeds
+    above the one shown in a background thread while the student looks (`AHEAD` of them, one at a time); a move to
+    one of them is then a lookup too, or waits only for what is left of its run. Each seed's run is its own
+    (seeded, no global random state), so a run made in the thread is the one the kernel would have made.
     """
+
+    AHEAD = 3
+    """Seeds run ahead of the one shown: a student steps the seed box one up at a time, and reads each for seconds."""
 
     def __init__(self, compute: Callable[[int, Sequence[int]], dict], budgets: Sequence[int]) -> None:
         self.compute, self.budgets = compute, list(budgets)
         self.kept: dict[int, dict] = {}
+        self._lock = threading.Lock()
+        self._running: dict[int, threading.Event] = {}
+        self._queue: queue.SimpleQueue[int] = queue.SimpleQueue()
+        self._worker: Optional[threading.Thread] = None
+        self._asked = 0  # seeds queued ahead and not yet run
 
     def of(self, seed: int) -> dict:
-        """Return {budget (or (budget, check)): result} for `seed`, computed on its first visit."""
-        if seed not in self.kept:
-            self.kept[seed] = self.compute(seed, self.budgets)
-        return self.kept[seed]
+        """Return {budget (or (budget, check)): result} for `seed`, computed on its first visit (or waited for, when
+        the thread is running it)."""
+        while True:
+            with self._lock:
+                if seed in self.kept:
+                    return self.kept[seed]
+                running = self._running.get(seed)
+                if running is None:
+                    running = self._running[seed] = threading.Event()
+                    break
+            running.wait()  # the other thread's run: kept when it ends (or, if it raised, run here next time round)
+        try:
+            found = self.compute(seed, self.budgets)
+            with self._lock:
+                self.kept[seed] = found
+            return found
+        finally:
+            with self._lock:
+                del self._running[seed]
+            running.set()
+
+    def ahead(self, seed: int) -> None:
+        """Start running, in the background, the first `AHEAD` seeds above `seed` that are neither kept nor running."""
+        with self._lock:
+            known = set(self.kept) | set(self._running)
+        for later in [s for s in range(seed + 1, seed + 1 + self.AHEAD + len(known)) if s not in known][: self.AHEAD]:
+            with self._lock:
+                self._asked += 1
+            self._queue.put(later)
+        if self._worker is None:
+            self._worker = threading.Thread(target=self._run_ahead, name="toyhw-seeds-ahead", daemon=True)
+            self._worker.start()
+
+    def _run_ahead(self) -> None:
+        while True:
+            seed = self._queue.get()
+            try:
+                self.of(seed)
+            except Exception:  # noqa: BLE001 - the kernel's own visit of that seed runs it again and shows the error
+                pass
+            finally:
+                with self._lock:
+                    self._asked -= 1
+
+    def settled(self, timeout: float = 60.0) -> bool:
+        """Wait until the seeds asked for ahead are run (for a benchmark that times moves alone); True if they are."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            with self._lock:
+                if not self._asked and not self._running:
+                    return True
+            time.sleep(0.01)
+        return False
 
 
 def targeting_spec(found: targeting.Targeting) -> dict:
@@ -234,8 +297,8 @@ def feedback_figure(seed: int, budget: int) -> Chart:
 def feedback_panel(seed: int = 0, budget: int = 300) -> widgets.Widget:
     """Return seed and budget controls above the per-shape feedback figure.
 
-    Seeds 0-4 (the notebook's) are run when the panel is made, every budget of the slider from one run each; another
-    seed runs once, on its first visit.
+    Seeds 0-4 (the notebook's) are run when the panel is made, every budget of the slider from one run each; the next
+    seeds above the one shown run in the background (SeedRuns.ahead); any other seed runs once, on its first visit.
     """
     seed_box = widgets.BoundedIntText(value=seed, min=0, max=10**6, description=t("panel.seed"))
     budget_slider = widgets.IntSlider(
@@ -248,38 +311,44 @@ def feedback_panel(seed: int = 0, budget: int = 300) -> widgets.Widget:
 
     def update() -> None:
         panel.show((seed_box.value, budget_slider.value))
+        runs.ahead(seed_box.value)
 
     connect([seed_box, budget_slider], update)
     update()
     return widgets.VBox([widgets.HBox([seed_box, budget_slider]), *panel.widgets()])
 
 
-BRANCH_FIELDS = (
-    ("added_bad_branch", "chart.added_bad"),
-    ("db_bad_branch", "chart.db_bad"),
-    ("crash_new_shapes", "chart.crash_new"),
-)
+BRANCH_FIELDS = {
+    "added_bad_branch": N_("chart.added_bad"),
+    "db_bad_branch": N_("chart.db_bad"),
+    "crash_new_shapes": N_("chart.crash_new"),
+}
+"""Demo 3's counted fields of a BranchRow -> their label's id, in the order the chart shows them."""
+
+CHECK_SETTING_LABELS = {"off": N_("chart.off"), "on": N_("chart.on")}
 
 
 def branches_spec(unchecked: branch_check.BranchRow, checked: branch_check.BranchRow) -> dict:
     """Return demo 3's counts for one seed: the run without the branch check next to the run with it."""
     seed = unchecked.seed
     marks, legend = [], []
-    top = max(max(getattr(row, f) for f, _ in BRANCH_FIELDS) for row in (unchecked, checked))
+    top = max(max(getattr(row, f) for f in BRANCH_FIELDS) for row in (unchecked, checked))
     top = max(top, 1) * 1.15
     for offset, row, setting in ((-0.2, unchecked, "off"), (0.2, checked, "on")):
         color = style.BRANCH_CHECK_COLORS[setting]
-        for k, (field, _) in enumerate(BRANCH_FIELDS):
+        for k, field in enumerate(BRANCH_FIELDS):
             value = getattr(row, field)
             marks.append(cf.rect(k + offset - 0.19, k + offset + 0.19, 0, value, fill=color))
             marks.append(cf.text(k + offset, value, str(value), "middle", baseline="bottom", dy=-3))
         legend.append(
-            cf.LegendItem(t("chart.check_setting", setting=t("chart." + setting), added=row.added), color, box=True)
+            cf.LegendItem(
+                t("chart.check_setting", setting=t(CHECK_SETTING_LABELS[setting]), added=row.added), color, box=True
+            )
         )
     ticks = [(v, label) for v, label in cf.nice_ticks(0, top, 6, "{:.0f}") if float(v).is_integer()]
     plot = cf.Plot(
         t("chart.branches_title", seed=seed),
-        cf.categories([t(key) for _, key in BRANCH_FIELDS], t("chart.counted_axis"), reverse=False),
+        cf.categories([t(BRANCH_FIELDS[field]) for field in BRANCH_FIELDS], t("chart.counted_axis"), reverse=False),
         cf.axis((0, top), ticks, t("chart.programs")),
         marks,
         legend,
@@ -327,8 +396,8 @@ def branches_panel(seed: int = 0, budget: int = ablations.BUDGET) -> widgets.Wid
     """Return seed, budget and branch-check controls above one seed's counts and a latent bad branch as code.
 
     Seeds 0-4 (the notebook's) are run when the panel is made: two runs each (without and with the check), kept at
-    every budget of the slider. Another seed runs twice on its first visit; moving the budget or the check is a
-    lookup.
+    every budget of the slider. The next seeds above the one shown run in the background (SeedRuns.ahead); any other
+    seed runs twice on its first visit; moving the budget or the check is a lookup.
     """
     seed_box = widgets.BoundedIntText(value=seed, min=0, max=10**6, description=t("panel.seed"))
     budget_slider = widgets.IntSlider(
@@ -358,6 +427,7 @@ def branches_panel(seed: int = 0, budget: int = ablations.BUDGET) -> widgets.Wid
     def update() -> None:
         panel.show((seed_box.value, budget_slider.value))
         show_card()
+        runs.ahead(seed_box.value)
 
     connect([seed_box, budget_slider], update)
     connect([check], show_card)

@@ -17,7 +17,7 @@ from toyhw import metrics
 from toyhw.charts import figure as cf
 from toyhw.charts.widget import Chart
 from toyhw.checks import check_rounds
-from toyhw.i18n import t
+from toyhw.i18n import N_, t
 from toyhw.kernels import knobs, labels, race, study
 from toyhw.kernels.optimize import ProposerLike
 from toyhw.kernels.proposers import PROPOSERS
@@ -25,6 +25,13 @@ from toyhw.kernels.race import Competitors
 from toyhw.panels.common import ChartPanel, connect
 from toyhw.plots import style
 from toyhw.plots.fastp import CAUSE_STATUS
+
+OUTCOME_NAMES = {
+    "compile_error": N_("outcome.compile_error"),
+    "wrong": N_("outcome.wrong"),
+    "correct": N_("outcome.correct"),
+}
+"""A task's outcome (CAUSE_STATUS's values) -> its label's id."""
 
 P_GRID = [round(0.05 * i, 2) for i in range(61)]  # 0 .. 3 in steps of 0.05
 P_VALUES = [round(0.1 * i, 1) for i in range(31)]
@@ -57,7 +64,7 @@ def outcomes_plot(report: study.OneShotReport) -> cf.Plot:
     causes = report.cause_counts()
     speedups = report.speedups()
     n = report.n_tasks
-    names = [f"{t('outcome.' + CAUSE_STATUS[c])}:\n{labels.cause_label(c)}" for c in causes]
+    names = [f"{t(OUTCOME_NAMES[CAUSE_STATUS[c]])}:\n{labels.cause_label(c)}" for c in causes]
     shares = [count / n for count in causes.values()]
     colors = [style.OUTCOME_COLORS[CAUSE_STATUS[c]] for c in causes]
     names += [t("chart.ok_slow"), t("chart.ok_fast")]

@@ -19,7 +19,7 @@ from toyhw.gemm import config as gemm_config, cost as gemm_cost, expert, report,
 from toyhw.gemm.config import GemmConfig
 from toyhw.gemm.gpu import gpu_names
 from toyhw.gemm.time_table import TimeTable, shared_table
-from toyhw.i18n import t
+from toyhw.i18n import N_, t
 from toyhw.panels.common import ChartPanel, connect
 from toyhw.plots import style
 from toyhw.plots.gemm import REASON_HATCH, tile_cells
@@ -28,7 +28,15 @@ from toyhw.plots.style import YOURS
 PANEL_LAYERS = list(shapes.LAYERS) + list(shapes.NEW_LAYERS)
 SPEED_COLORS = [matplotlib.colors.to_hex(matplotlib.colormaps["viridis"](k / 63)) for k in range(64)]
 """viridis in 64 steps: a tile's colour is its speed (oracle time / time, 0 to 1), as the notebook's tile maps."""
-TIME_PARTS = ("launch", "fill+drain", "main", "split-K reduce")
+TIME_PARTS = {
+    "launch": N_("chart.part.launch"),
+    "fill+drain": N_("chart.part.fill+drain"),
+    "main": N_("chart.part.main"),
+    "split-K reduce": N_("chart.part.split-K reduce"),
+}
+"""The terms of a config's time, in the order the breakdown stacks them -> their label's id."""
+CONFIG_NAMES = {"oracle": N_("chart.oracle"), "expert": N_("chart.expert"), "yours": N_("chart.yours")}
+"""The configs the breakdown shows side by side -> their label's id."""
 
 
 def speed_color(speed: float) -> str:
@@ -60,7 +68,7 @@ def tile_plot(table: TimeTable, shape: shapes.Shape, config: GemmConfig) -> list
     i, j = bms.index(config.block_m), bns.index(config.block_n)
     marks.append(cf.rect(j - 0.5, j + 0.5, i - 0.5, i + 0.5, stroke=YOURS, width=3))
     legend = [
-        cf.LegendItem(t("chart.cannot_launch", letter=letter, kind=t(report.PROBLEM_KINDS[kind])), shade, box=True)
+        cf.LegendItem(t("chart.cannot_launch", letter=letter, kind=report.problem_kind_name(kind)), shade, box=True)
         for kind, (letter, shade) in REASON_HATCH.items()
     ] + [cf.LegendItem(t("chart.yours_box"), YOURS)]
     tiles = cf.Plot(
@@ -115,9 +123,9 @@ def breakdown_plot(table: TimeTable, shape: shapes.Shape, configs: dict[str, Gem
         )
     top = 1.7 * max(longest, roofline)
     marks.append(cf.rule(roofline, style.ROOFLINE, across="x", dash="5 4"))
-    legend = [cf.LegendItem(t("chart.part." + part), style.TIME_PART_COLORS[part], box=True) for part in TIME_PARTS]
+    legend = [cf.LegendItem(t(TIME_PARTS[part]), style.TIME_PART_COLORS[part], box=True) for part in TIME_PARTS]
     legend.append(cf.LegendItem(t("chart.roofline"), style.ROOFLINE, dash="5 4"))
-    names = [f"{t('chart.' + name)}\n{configs[name].short()}" for name in configs]
+    names = [f"{t(CONFIG_NAMES[name])}\n{configs[name].short()}" for name in configs]
     return cf.Plot(
         t("chart.breakdown_title", shape=shape.label(), gpu=table.gpu.name),
         cf.axis((0, top), cf.nice_ticks(0, top, 6), t("chart.time_us")),
