@@ -81,13 +81,17 @@ def test_an_endless_reply_is_refused_unread_and_the_log_stays_small(tmp_path):
 
 
 PEAK = textwrap.dedent("""
-    import resource, sys
+    import sys
     sys.path.insert(0, sys.argv[2])
     from toyhw.evolve.bridge.endpoint import ChatClient, Endpoint
     reply = ChatClient(Endpoint(sys.argv[1], "m", timeout=60, attempts=1)).complete([{"role": "user", "content": "x"}])
     assert reply.oversized, reply
-    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    status = open("/proc/self/status").read().split("\\n")
+    print(next(line.split()[1] for line in status if line.startswith("VmHWM:")))
 """)
+"""The client's peak resident memory in kB: VmHWM, this process's own. Not getrusage's ru_maxrss, which Linux carries
+over from the forked parent across exec, so that under a full test run (a pytest process of 500 MB) it reported the
+parent's size, not the client's."""
 
 
 @pytest.mark.timeout(180)
