@@ -10,6 +10,7 @@ widget message; the page draws the description (toyhw.charts.widget).
 from __future__ import annotations
 
 import collections
+import gc
 import html
 from typing import Any, Callable, Hashable
 
@@ -63,6 +64,14 @@ class ChartPanel:
 
 
 def connect(controls: list[widgets.Widget], callback: Callable[[], None]) -> None:
-    """Call `callback` whenever any control's value changes."""
+    """Call `callback` whenever any control's value changes, and take what the panel has kept so far out of the
+    cyclic garbage collector's sweeps (`gc.freeze`).
+
+    Why the freeze: a move makes a few thousand small objects (the chart's description), and every so often that
+    sets off a full collection, which walks every object the kernel holds: the study and the panels' kept runs, a
+    35-55 ms pause inside one move (bench_panels.py, notebook 01's panel) where a lookup takes 1-3 ms. Frozen
+    objects are still freed when nothing refers to them; only cycles among them wait for `gc.unfreeze()`.
+    """
     for control in controls:
         control.observe(lambda _change: callback(), names="value")
+    gc.freeze()
