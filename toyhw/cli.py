@@ -32,7 +32,17 @@ from typing import NoReturn, Optional, Sequence
 
 from toyhw import i18n
 
-COMMANDS: tuple[str, ...] = ("fastp", "ablations", "targeting", "branches", "gemm", "validate", "prompt", "evolve")
+COMMANDS: tuple[str, ...] = (
+    "fastp",
+    "ablations",
+    "targeting",
+    "branches",
+    "gemm",
+    "validate",
+    "prompt",
+    "evolve",
+    "board",
+)
 """The commands, in the order `--help` lists them; each is the module toyhw.commands.<name>."""
 
 

@@ -34,6 +34,7 @@ from prose.study_figures import study_figures
 from exercise_cells import NOTEBOOKS, load_solution
 from prose import guide_app  # section 3, the app's time to ready: its figures are benchmarks/app_ready.json's
 from prose import guide_hub  # section 6, a class on one server: its figures are benchmarks/hub.json's
+from prose import guide_board  # section 3, the class leaderboard: the fixed rows' scores (toyhw.course.board)
 from prose import timing
 from prose.timing import Slot
 
@@ -41,6 +42,7 @@ SEED, N = study.LECTURE_TASK_SEED, study.LECTURE_N_TASKS
 MODES = ["resample", "scalar", "explain", "suggest"]
 ROUNDS = (5, 10, 20, 50)
 LECTURE_10_MINUTES, LECTURE_14_MINUTES = 60, 100  # the two lecture slots the guide plans for
+BOARD_MINUTES = 10  # the class leaderboard's slot in lecture 14 (issue 36)
 
 # Numbers the lecture scripts state that the pack does not compute; each is quoted as the script's claim.
 SCRIPT_KERNELBENCH_SHARE = 20  # lecture-10 script, main()'s observations: "fewer than 20% of the tasks"
@@ -147,15 +149,11 @@ LECTURE_14 = (
     ),
     Slot("05", "Setup and Section 1: picking a target shape", "start", "Section 2"),
     Slot("05", "Think! 1: why add 0.05 to every weight?", question="Think! 1", minutes=2),
-    Slot("05", "Section 4: the cascade", "Section 4", "Section 5"),
     Slot(
         "06",
         "Setup and Sections 1-4: two ratios, two top fives, where the target draw points, why",
         "start",
         "Section 5",
-    ),
-    Slot(
-        "06", "Think! 2: the best ten proposals on roofline's first shape can hope for", question="Think! 2", minutes=2
     ),
     Slot("07", "Setup and Sections 1-2: a bad branch by hand, the table", "start", "Section 3"),
     Slot(
@@ -163,6 +161,12 @@ LECTURE_14 = (
         "Think! 1: which shapes would the evaluator need to catch the bad branch itself?",
         question="Think! 1",
         minutes=2,
+    ),
+    Slot(
+        "07",
+        "the class leaderboard: students submit heuristics, scored on held-out shapes",
+        activity="The class leaderboard",
+        minutes=BOARD_MINUTES,
     ),
 )
 
@@ -664,6 +668,7 @@ def quotes() -> list[str]:
         + list(plan_phrases().values())
         + guide_hub.quotes()
         + guide_app.quotes()
+        + guide_board.quotes()
     )
 
 
@@ -708,9 +713,9 @@ def plan_phrases() -> dict[str, str]:
             f"({span('04', 'Interactive demo', 'end')})"
         ),
         "nb05_s235": (
-            f"Sections 2 and 3 ({span('05', 'Section 2', 'Section 3')} and "
-            f"{span('05', 'Section 3', 'Section 4')} minutes) and Section 5 "
-            f"({span('05', 'Section 5', 'end')} minutes)"
+            f"Sections 2, 3 and 4 ({span('05', 'Section 2', 'Section 3')}, "
+            f"{span('05', 'Section 3', 'Section 4')} and {span('05', 'Section 4', 'Section 5')} minutes) and "
+            f"Section 5 ({span('05', 'Section 5', 'end')} minutes)"
         ),
         "nb07_s34": f"Sections 3 and 4 and the demo ({tot['07'] - timing.minute('07', 'Section 3')} minutes)",
         "nb01_s5": f"Section 5 ({span('01', 'Section 5', 'end')} minutes)",
@@ -723,6 +728,6 @@ def plan_phrases() -> dict[str, str]:
 
 
 # Section 6 (a class on one server) keeps its parameters and exemptions beside its phrases.
-PARAMETERS += guide_hub.PARAMETERS
-NOT_RESULTS += guide_hub.NOT_RESULTS
-QUOTED += guide_hub.QUOTED
+PARAMETERS += guide_hub.PARAMETERS + guide_board.PARAMETERS
+NOT_RESULTS += guide_hub.NOT_RESULTS + guide_board.NOT_RESULTS
+QUOTED += guide_hub.QUOTED + guide_board.QUOTED

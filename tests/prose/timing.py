@@ -35,8 +35,9 @@ AFTER_CLASS = ("Exercises", "References", "Glossary")
 class Slot:
     """One row of the plan. A section slot runs from heading `start` to heading `stop` ("start" is the notebook's
     beginning, "end" the end of its Summary); a question slot names `question` ("Think! 2", or "demo question 2"
-    with `start` the demo's heading); an exercise slot names `exercise`. Question and exercise slots carry their
-    `minutes`; a section slot's minutes are the notebook's."""
+    with `start` the demo's heading); an exercise slot names `exercise`; an activity slot names `activity`, the
+    heading (`## <activity>`, not one of HEADING's) of a part of the notebook done live, e.g. the class leaderboard.
+    Question, exercise and activity slots carry their `minutes`; a section slot's minutes are the notebook's."""
 
     notebook: str
     what: str
@@ -45,9 +46,12 @@ class Slot:
     question: str = ""
     exercise: int = 0
     minutes: int = 0
+    activity: str = ""
 
     @property
     def kind(self) -> str:
+        if self.activity:
+            return "activity"
         return "question" if self.question else "exercise" if self.exercise else "section"
 
 
@@ -134,6 +138,8 @@ def slot_words(slot: Slot) -> int:
         return sum(
             count_words(on_screen(text)) for text, lab in _between(slot.notebook, slot.start, slot.stop) if not lab
         )
+    if slot.kind == "activity":
+        return count_words(on_screen(activity_text(_parts(slot.notebook), slot.activity)))
     if slot.kind == "exercise":
         texts = [text for h, text, _ in _parts(slot.notebook) if h == "Exercises"]
         found = re.search(rf"^### Exercise {slot.exercise} · .*?(?=^### |\Z)", "".join(texts), re.S | re.M)
@@ -141,6 +147,20 @@ def slot_words(slot: Slot) -> int:
             raise KeyError(f"notebook {slot.notebook} has no Exercise {slot.exercise}")
         return count_words(on_screen(found.group(0)))
     return count_words(question_text(slot))
+
+
+def activity_text(parts, heading: str) -> str:
+    """The room's text of an activity: the shown (not lab-only) markdown from `## <heading>` to the next `## `."""
+    out, inside = [], False
+    for _, text, lab in parts:
+        for line in text.splitlines(keepends=True):
+            if line.startswith("## "):
+                inside = line.strip() == f"## {heading}"
+            if inside and not lab:
+                out.append(line)
+    if not out:
+        raise KeyError(f"no part headed '## {heading}'")
+    return "".join(out)
 
 
 def question_text(slot: Slot) -> str:

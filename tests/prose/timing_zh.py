@@ -71,8 +71,15 @@ WHAT = {
     "Think! 1: which shapes would the evaluator need to catch the bad branch itself?": (
         "想一想 1：评估器需要哪些形状，才能自己抓住这个不合法分支？"
     ),
+    "the class leaderboard: students submit heuristics, scored on held-out shapes": (
+        "全班排行榜：学生提交启发式，在测试形状上打分"
+    ),
 }
 """Each slot of the English plan as the zh guide names it, in the zh notebooks' own headings and terms."""
+
+
+ACTIVITIES = {"The class leaderboard": "全班排行榜"}
+"""An activity slot's heading in the zh notebooks."""
 
 
 def count_han(text: str) -> int:
@@ -171,6 +178,8 @@ def slot_han(slot: Slot) -> int:
         return sum(
             count_han(timing.on_screen(text)) for text, lab in _between(slot.notebook, slot.start, slot.stop) if not lab
         )
+    if slot.kind == "activity":
+        return count_han(timing.on_screen(timing.activity_text(_parts(slot.notebook), ACTIVITIES[slot.activity])))
     if slot.kind == "exercise":
         texts = "".join(t for h, t, _ in _parts(slot.notebook) if h == "Exercises")
         found = re.search(rf"^### 练习 {slot.exercise} · .*?(?=^### |\Z)", texts, re.S | re.M)
