@@ -43,7 +43,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 def panels() -> list[tuple[str, str, Callable[[], widgets.Widget]]]:
     """Return (notebook, panel, make) for every panel, with the notebook's arguments."""
-    from toyhw.evolve import ablations, variants
+    from toyhw.evolve import variants
+    from toyhw.evolve.experiments import ablations
     from toyhw.gemm.config import GemmConfig
     from toyhw.panels import evolution, fastp, gemm
 

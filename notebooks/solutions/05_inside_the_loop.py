@@ -36,8 +36,9 @@ def best_share(k: int, island: int = 25, draws: int = 20000, seed: int = 0) -> f
 
 
 # %% Exercise 2
-from toyhw.evolve import ablations, proposal_trace
+from toyhw.course import proposal_trace
 from toyhw.evolve.evaluator import geomean_speedup
+from toyhw.evolve.experiments import ablations
 
 ctx = ablations.context()
 trace = proposal_trace.trace("full", 0, 1000)  # the traced run of the notebook (cached: the same object)
@@ -55,7 +56,7 @@ beat_best = sum(score > best for score, best in zip(full_scores, best_before))
 # %% Exercise 3
 import pandas as pd
 
-from toyhw.evolve import prompt_view
+from toyhw.course import prompt_view
 
 
 def prompt_growth(variant: str = "full", seed: int = 0, steps: tuple[int, ...] = (1, 10, 100, 1000)) -> pd.DataFrame:

@@ -31,8 +31,8 @@ def choose(M, N, K):
 """
 
 # %% Exercise 2
-from toyhw.evolve import ablations
 from toyhw.evolve.evaluator import Evaluator
+from toyhw.evolve.experiments import ablations
 from toyhw.evolve.programs import Program, Rule, expert_program
 from toyhw.gemm.config import GemmConfig
 
@@ -63,8 +63,8 @@ def bad_branch_on_a_training_shape(m_min: int = 2000, m_max: int = 4000) -> dict
 import collections
 from typing import Sequence
 
-from toyhw.evolve import ablations, branch_check
 from toyhw.evolve.evaluator import Evaluator
+from toyhw.evolve.experiments import ablations, branch_check
 from toyhw.evolve.loop import evolve
 from toyhw.gemm import shapes as shapes_lib
 

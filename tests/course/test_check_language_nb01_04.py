@@ -34,7 +34,8 @@ from toyhw import i18n, metrics  # noqa: E402
 from toyhw.course import check  # noqa: E402
 from toyhw.course.check import Verdict  # noqa: E402
 from toyhw.course.checks import nb01, nb02, nb03, nb04  # noqa: E402
-from toyhw.evolve import ablations, variants  # noqa: E402
+from toyhw.evolve import variants  # noqa: E402
+from toyhw.evolve.experiments import ablations  # noqa: E402
 from toyhw.evolve.programs import Program, Rule, expert_program  # noqa: E402
 from toyhw.gemm import expert, shapes, vllm  # noqa: E402
 from toyhw.gemm.config import GemmConfig  # noqa: E402

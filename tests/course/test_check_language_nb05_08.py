@@ -26,7 +26,7 @@ from verdict_text import CJK, english_left
 from toyhw import i18n
 from toyhw.course.check import WIDTH, Verdict
 from toyhw.course.checks import nb05, nb06, nb07, nb08
-from toyhw.evolve import ablations, targeting
+from toyhw.evolve.experiments import ablations, targeting
 from toyhw.gemm.time_table import shared_table
 from toyhw.textwidth import display_width
 from visible_answers import copied_answer

@@ -12,7 +12,8 @@ from exercise_cells import NOTEBOOKS, load_solution
 from toyhw import i18n
 from toyhw.course.check import Verdict
 from toyhw.course.checks import nb04 as checks
-from toyhw.evolve import ablations, variants
+from toyhw.evolve import variants
+from toyhw.evolve.experiments import ablations
 from toyhw.evolve.programs import Program, Rule, expert_program
 from visible_answers import copied_answer
 
@@ -214,6 +215,6 @@ def test_a_function_that_drops_a_variant_from_the_study_changes_neither_the_note
 def test_the_truth_does_not_follow_a_cell_that_shrinks_ablations_seeds(monkeypatch):
     monkeypatch.setattr(ablations, "SEEDS", (0,))
     verdict = _fails(checks.exercise_2(solutions().adoption_sweep, solutions().adopting_helps))
-    assert "a cell replaced part of the pack (evolve.ablations.SEEDS)" in verdict.reason
+    assert "a cell replaced part of the pack (evolve.experiments.ablations.SEEDS)" in verdict.reason
     monkeypatch.undo()
     assert checks.SEEDS == (0, 1, 2, 3, 4)

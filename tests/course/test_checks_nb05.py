@@ -13,9 +13,9 @@ import pytest
 
 from exercise_cells import load_solution
 from toyhw import i18n
+from toyhw.course import proposal_trace
 from toyhw.course.check import Verdict
 from toyhw.course.checks import nb05 as checks
-from toyhw.evolve import proposal_trace
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "05_inside_the_loop.ipynb"
 

@@ -12,8 +12,9 @@ from exercise_cells import NOTEBOOKS, load_solution
 from toyhw import i18n
 from toyhw.course.check import WIDTH, Verdict
 from toyhw.course.checks import nb06 as checks
-from toyhw.evolve import ablations, targeting, variants
+from toyhw.evolve import variants
 from toyhw.evolve.evaluator import Evaluator
+from toyhw.evolve.experiments import ablations, targeting
 from toyhw.evolve.loop import evolve
 from toyhw.gemm.time_table import shared_table
 from toyhw.textwidth import display_width

@@ -10,8 +10,8 @@ from exercise_cells import NOTEBOOKS, load_solution
 from toyhw import i18n
 from toyhw.course.check import WIDTH
 from toyhw.course.checks import nb07 as checks
-from toyhw.evolve import ablations, branch_check
 from toyhw.evolve.evaluator import geomean_speedup
+from toyhw.evolve.experiments import ablations, branch_check
 from toyhw.evolve.programs import expert_program
 from toyhw.evolve.simplify import simplify
 from toyhw.evolve.source import parse, static_check

@@ -353,10 +353,10 @@ def test_a_replaced_part_of_the_pack_is_named_and_the_check_refuses_until_it_is_
 def test_a_registry_entry_replaced_is_named_and_an_equal_constant_rebound_is_not(monkeypatch):
     import toyhw.course.checks.nb02  # noqa: F401
     import toyhw.course.checks.nb04  # noqa: F401 (it notes the evolution's modules)
-    from toyhw.evolve import ablations
+    from toyhw.evolve.experiments import ablations
 
     monkeypatch.setitem(proposers.PROPOSERS._items, "explain", proposers.suggest)
     monkeypatch.setattr(ablations, "SEEDS", (0, 1, 2, 3, 4))
     assert pristine.changed() == ["kernels.proposers.PROPOSERS[explain]"]
     monkeypatch.setattr(ablations, "SEEDS", (0,))
-    assert "evolve.ablations.SEEDS" in pristine.changed()
+    assert "evolve.experiments.ablations.SEEDS" in pristine.changed()

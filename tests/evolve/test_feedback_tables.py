@@ -1,8 +1,9 @@
-"""The demo-2 helpers of toyhw.evolve.feedback_tables that notebook 06 reads: the top-5 table with its stuck column,
+"""The demo-2 helpers of toyhw.course.feedback_tables that notebook 06 reads: the top-5 table with its stuck column,
 the stuck shares for every seed and budget. (Notebook 06's solutions are tested in tests/course/test_checks_nb06.py.)
 """
 
-from toyhw.evolve import feedback_tables, targeting
+from toyhw.course import feedback_tables
+from toyhw.evolve.experiments import targeting
 
 
 def test_targeting_frame_shows_three_digits_and_a_stuck_column_that_agrees_with_them():

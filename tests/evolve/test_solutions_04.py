@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 
 from exercise_cells import NOTEBOOKS, load_solution
-from toyhw.evolve import ablations, tables, variants
+from toyhw.course import evolve_tables as tables
+from toyhw.evolve import variants
 from toyhw.evolve.evaluator import geomean_speedup
+from toyhw.evolve.experiments import ablations
 from toyhw.evolve.programs import firing_rule
 from toyhw.evolve.simplify import simplify
 
@@ -65,7 +67,8 @@ def test_known_improvement_has_one_meaning_in_notebooks_04_and_06():
     import math
 
     from exercise_cells import NOTEBOOKS, load_solution
-    from toyhw.evolve import proposal_trace, targeting
+    from toyhw.course import proposal_trace
+    from toyhw.evolve.experiments import targeting
 
     assert targeting.known_improvement(targeting.STUCK) and not targeting.known_improvement(targeting.STUCK + 1e-9)
     steps = proposal_trace.trace("fb_worst3", 0, 300).steps

@@ -19,9 +19,11 @@ from collections import Counter
 import numpy as np
 
 from toyhw import data, metrics
-from toyhw.evolve import ablations, branch_check, proposal_trace, tables, targeting, variants
+from toyhw.course import evolve_tables as tables, kernel_tables as tables_k, proposal_trace
+from toyhw.evolve import variants
+from toyhw.evolve.experiments import ablations, branch_check, targeting
 from toyhw.gemm import cost as gemm_cost, report as gemm_report, shapes as gemm_shapes, validate
-from toyhw.kernels import failures, knobs, study, tables as tables_k
+from toyhw.kernels import failures, knobs, study
 from prose.phrasing import (
     holds as _holds,
     f2 as _f2,

@@ -13,7 +13,8 @@ import json
 import math
 import pathlib
 
-from toyhw.evolve import ablations, variants
+from toyhw.evolve import variants
+from toyhw.evolve.experiments import ablations
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "benchmarks" / "hub.json"

@@ -11,8 +11,9 @@ import statistics
 import numpy as np
 
 from toyhw import data, metrics
+from toyhw.course import kernel_tables as tables
 from toyhw.course.checks import nb01 as checks
-from toyhw.kernels import failures, knobs, study, tables
+from toyhw.kernels import failures, knobs, study
 from prose.phrasing import holds as _holds
 from exercise_cells import NOTEBOOKS, load_solution
 

@@ -15,7 +15,9 @@ from collections import Counter
 import numpy as np
 
 from toyhw import data
-from toyhw.evolve import ablations, database, evaluator as evaluator_lib, proposal_trace, tables, targeting
+from toyhw.course import evolve_tables as tables, proposal_trace
+from toyhw.evolve import database, evaluator as evaluator_lib
+from toyhw.evolve.experiments import ablations, targeting
 from toyhw.evolve.evaluator import geomean_speedup
 from toyhw.evolve.shape_times import ShapeTimes
 from toyhw.evolve.config import DEFAULT

@@ -16,15 +16,13 @@ import numpy as np
 import pandas as pd
 
 from toyhw.course.checks import nb05 as checks
+from toyhw.course import loop_tables, prompt_view, proposal_trace
 from toyhw.evolve import (
-    ablations,
     database,
     evaluator as evaluator_lib,
     knowledge,
-    loop_tables,
-    prompt_view,
-    proposal_trace,
 )
+from toyhw.evolve.experiments import ablations
 from toyhw.evolve.database import Database, Entry
 from toyhw.evolve.evaluator import Evaluator
 from toyhw.evolve.config import DEFAULT

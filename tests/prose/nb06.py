@@ -11,7 +11,8 @@ import functools
 
 import numpy as np
 
-from toyhw.evolve import ablations, feedback_tables, targeting
+from toyhw.course import feedback_tables
+from toyhw.evolve.experiments import ablations, targeting
 from toyhw.gemm import cost as gemm_cost
 from toyhw.gemm.time_table import shared_table
 from prose.phrasing import holds as _holds, pct as _pct, value_range as _range

@@ -10,9 +10,10 @@ from __future__ import annotations
 from toyhw import data
 import re
 
-from toyhw.evolve import ablations, branch_check, tables
+from toyhw.course import evolve_tables as tables
 from toyhw.evolve.database import Database
 from toyhw.evolve.evaluator import CASCADE_EVERY, Evaluator, geomean_speedup
+from toyhw.evolve.experiments import ablations, branch_check
 from toyhw.evolve.programs import Program, Rule, branch_line, expert_program
 from toyhw.evolve.simplify import simplify
 from toyhw.evolve.source import parse

@@ -7,8 +7,9 @@ quoted.
 
 from __future__ import annotations
 
-from toyhw.evolve import ablations, variants
+from toyhw.evolve import variants
 from toyhw.evolve.evaluator import CASCADE_EVERY, CASCADE_RATIO
+from toyhw.evolve.experiments import ablations
 from prose.phrasing import holds as _holds
 from exercise_cells import NOTEBOOKS, load_solution
 

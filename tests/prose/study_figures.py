@@ -11,8 +11,10 @@ import functools
 
 import numpy as np
 
-from toyhw.evolve import ablations, tables, variants
-from toyhw.evolve.ablations import AblationStudy
+from toyhw.course import evolve_tables as tables
+from toyhw.evolve import variants
+from toyhw.evolve.experiments import ablations
+from toyhw.evolve.experiments.ablations import AblationStudy
 
 
 @dataclasses.dataclass(frozen=True)

@@ -69,7 +69,7 @@ def changed() -> list[str]:
     found, seen, registries_changed = [], set(), {}
     for name, before in sorted(_WATCHED.items()):
         module = sys.modules.get(name)
-        if module is None or id(module) in seen:  # a module under two names (an old path kept) is named once
+        if module is None or id(module) in seen:  # a module under two names in sys.modules is named once
             continue
         seen.add(id(module))
         now = vars(module)

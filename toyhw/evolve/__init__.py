@@ -22,8 +22,7 @@ A real model in the loop (`bridge`): `prompt`, `replies`, `bounded_http`, `endpo
 
 The experiments (`experiments`): `ablations` (demo 1), `targeting` (demo 2), `branch_check` (demo 3), `sweep`.
 
-The notebooks' tables, traces, prompt view and cost measurements are in the course layer (toyhw.course). The other
-modules in this folder are the old paths of moved modules, kept for notebooks and scripts (each is the moved module).
+The notebooks' tables, traces, prompt view and cost measurements are in the course layer (toyhw.course).
 
 Depends on the GEMM model (toyhw.gemm) and the shared modules; never on lecture 10 (toyhw.kernels).
 """

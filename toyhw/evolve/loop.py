@@ -206,11 +206,11 @@ def evolve(
 ) -> EvolveResult:
     """Return the result of proposing `budget` programs, starting from `config.initial` (default: the expert).
 
-    `llm` is the proposal step (default: the full method's MockLLM); `config` the run's settings (EvolveConfig);
-    `observer`, when given, is called after every proposal with its StepRecord (it only watches: the run is the same).
-    `checkpoints` are budgets up to `budget` at which the run's state is kept (EvolveResult.checkpoints);
-    `on_checkpoint`, when given, is called with each as it is made, while the evaluator is as it stood then (what it
-    has seen decides its per-shape feedback). Neither changes the run.
+    `llm` is the proposal step (default: the full method's MockLLM); `config` the run's settings
+    (EvolveConfig); `observer`, when given, is called after every proposal with its StepRecord (it only
+    watches: the run is the same). `checkpoints` are budgets up to `budget` at which the run's state is kept
+    (EvolveResult.checkpoints); `on_checkpoint`, when given, is called with each as it is made, while the
+    evaluator is as it stood then (what it has seen decides its per-shape feedback). Neither changes the run.
     """
     check_budget(budget)
     checks.check_seed("seed", seed)
@@ -224,7 +224,8 @@ def evolve(
     first = evaluator.evaluate_root(program)
     if first.score is None:
         raise ValueError(f"the initial program was rejected by the evaluator ({first.status})")
-    root = Entry(0, program, first.score, first.times, None, "initial program", 0, evaluator.has_bad_branch(program))
+    bad_branch = evaluator.has_bad_branch(program)
+    root = Entry(0, program, first.score, first.times, None, "initial program", 0, bad_branch)
     db = Database(root, n_islands=n_islands, capacity=config.capacity, migrate_every=migrate_every)
     entries: dict[int, Entry] = {0: root}
     mix = OperatorMix(config.adaptive_mix)
@@ -239,7 +240,8 @@ def evolve(
         island = (step - 1) % n_islands
         parent, inspirations = db.sample(island, rng) if evolution else (root, ())
         feedback = evaluator.feedback(parent.times, mix.weights(), best_configs)
-        seen = (feedback.frozen(), _copy(rng)) if observer is not None else None  # before the step changes them
+        # what the observer is shown, taken before the step changes them
+        seen = (feedback.frozen(), _copy(rng)) if observer is not None else None
         proposal = llm(parent, inspirations, feedback, rng)
         result = evaluator.evaluate(proposal.program)
         if observer is not None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from toyhw.evolve import ablations
+from toyhw.evolve.experiments import ablations
 
 
 def ablation_gap(
@@ -38,8 +38,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from toyhw.evolve import ablations
 from toyhw.evolve.evaluator import Evaluator
+from toyhw.evolve.experiments import ablations
 from toyhw.evolve.llm import MockLLM
 from toyhw.evolve.loop import evolve
 
@@ -70,7 +70,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from toyhw.evolve import ablations, proposal_trace
+from toyhw.course import proposal_trace
+from toyhw.evolve.experiments import ablations
 
 
 def focus_report(
@@ -107,9 +108,9 @@ def focus_report(
 import numpy as np
 import pandas as pd
 
-from toyhw.evolve import ablations
-from toyhw.evolve.ablations import AblationStudy
 from toyhw.evolve.evaluator import geomean_speedup
+from toyhw.evolve.experiments import ablations
+from toyhw.evolve.experiments.ablations import AblationStudy
 
 
 def new_shape_scores(study: AblationStudy) -> pd.DataFrame:
@@ -134,8 +135,8 @@ def new_shape_scores(study: AblationStudy) -> pd.DataFrame:
 best_on_new_shapes = "no_meta_prompt"
 
 # %% Exercise 5
-from toyhw.evolve import ablations
 from toyhw.evolve.evaluator import geomean_speedup
+from toyhw.evolve.experiments import ablations
 from toyhw.evolve.programs import Program, Rule
 
 

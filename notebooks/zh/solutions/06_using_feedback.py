@@ -11,8 +11,9 @@ from typing import Sequence
 
 import pandas as pd
 
-from toyhw.evolve import ablations, targeting, variants
+from toyhw.evolve import variants
 from toyhw.evolve.evaluator import Evaluator
+from toyhw.evolve.experiments import ablations, targeting
 from toyhw.evolve.llm import peek_target
 from toyhw.evolve.loop import StepRecord, evolve
 
@@ -55,7 +56,7 @@ from typing import Sequence
 
 import pandas as pd
 
-from toyhw.evolve import targeting
+from toyhw.evolve.experiments import targeting
 
 
 def stuck_share_by_budget(seed: int = 0, budgets: Sequence[int] = (100, 200, 300, 500, 700, 1000)) -> pd.DataFrame:
@@ -81,7 +82,7 @@ def stuck_share_by_budget(seed: int = 0, budgets: Sequence[int] = (100, 200, 300
 # %% Exercise 3
 import pandas as pd
 
-from toyhw.evolve import ablations
+from toyhw.evolve.experiments import ablations
 from toyhw.gemm import cost as gemm_cost, report as gemm_report
 
 
@@ -115,7 +116,7 @@ from typing import Sequence
 
 import pandas as pd
 
-from toyhw.evolve import targeting
+from toyhw.evolve.experiments import targeting
 from toyhw.gemm import cost as gemm_cost
 from toyhw.gemm.time_table import shared_table
 

@@ -11,7 +11,7 @@ from typing import Sequence
 
 import pandas as pd
 
-from toyhw.evolve import ablations
+from toyhw.evolve.experiments import ablations
 
 
 def cascade_savings(budget: int = ablations.BUDGET, seeds: Sequence[int] = ablations.SEEDS) -> pd.DataFrame:
@@ -32,7 +32,7 @@ def cascade_savings(budget: int = ablations.BUDGET, seeds: Sequence[int] = ablat
 import concurrent.futures
 from typing import Sequence
 
-from toyhw.evolve import ablations, sweep
+from toyhw.evolve.experiments import ablations, sweep
 
 
 def serial_and_parallel_agree(

@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from toyhw.course import compare, pristine
+from toyhw.course import compare, pristine, proposal_trace
 from toyhw.course.check import Verdict, attempt, failed, on_one_line, passed
-from toyhw.evolve import ablations, proposal_trace
-from toyhw.evolve.ablations import AblationStudy
 from toyhw.evolve.evaluator import Evaluator, geomean_speedup
+from toyhw.evolve.experiments import ablations
+from toyhw.evolve.experiments.ablations import AblationStudy
 from toyhw.evolve.llm import MockLLM
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import Program, expert_program

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toyhw.course import compare, pristine
+from toyhw.course import compare, pristine, prompt_view, proposal_trace
 from toyhw.course.check import Verdict, attempt, failed, listed, on_one_line, passed
-from toyhw.evolve import ablations, prompt_view, proposal_trace
 from toyhw.evolve.evaluator import geomean_speedup
+from toyhw.evolve.experiments import ablations
 from toyhw.i18n import t
 
 TOURNAMENTS = (1, 2, 3, 5)  # the tournament sizes Exercise 1 asks about

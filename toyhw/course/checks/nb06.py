@@ -16,8 +16,9 @@ import pandas as pd
 
 from toyhw.course import compare, pristine
 from toyhw.course.check import Verdict, attempt, failed, listed, on_one_line, passed
-from toyhw.evolve import ablations, targeting, variants
+from toyhw.evolve import variants
 from toyhw.evolve.evaluator import Evaluator
+from toyhw.evolve.experiments import ablations, targeting
 from toyhw.evolve.llm import peek_target
 from toyhw.evolve.loop import StepRecord, evolve
 from toyhw.gemm import cost as gemm_cost

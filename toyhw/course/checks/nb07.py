@@ -16,8 +16,8 @@ from typing import Any, Callable, Sequence
 
 from toyhw.course import compare, pristine
 from toyhw.course.check import Verdict, attempt as _attempt, failed, listed, not_callable, on_one_line, passed
-from toyhw.evolve import ablations, branch_check
 from toyhw.evolve.evaluator import Evaluator, geomean_speedup
+from toyhw.evolve.experiments import ablations, branch_check
 from toyhw.evolve.loop import evolve
 from toyhw.evolve.programs import Program, Rule, branch_line, expert_program, firing_rule
 from toyhw.evolve.simplify import simplify

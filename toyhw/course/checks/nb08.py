@@ -15,7 +15,7 @@ import pandas as pd
 
 from toyhw.course import compare, pristine
 from toyhw.course.check import Verdict, attempt as _attempt, failed, not_callable, on_one_line, passed
-from toyhw.evolve import ablations
+from toyhw.evolve.experiments import ablations
 from toyhw.i18n import t
 
 SHARE_TOLERANCE = 0.005

@@ -1,7 +1,0 @@
-"""Old path of toyhw.evolve.bridge.chatlog, kept for notebooks and scripts: this name is that module."""
-
-import sys
-
-from toyhw.evolve.bridge import chatlog as _module
-
-sys.modules[__name__] = _module
