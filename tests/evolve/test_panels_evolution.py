@@ -109,3 +109,43 @@ def test_a_visit_of_a_seed_the_thread_is_running_waits_for_that_run_instead_of_r
     threading.Timer(0.2, release.set).start()
     assert runs.of(1) == {100: 1} and asked.count(1) == 1
     assert runs.settled()
+
+
+def test_a_run_ahead_hands_the_gil_over_often_and_puts_the_interval_back_when_it_is_done():
+    """A move's lookup waits for the GIL at every socket call; behind a run at the default 5 ms it waited 129 ms."""
+    import sys
+
+    intervals: list[float] = []
+
+    def compute(seed: int, budgets: list[int]) -> dict:
+        intervals.append(sys.getswitchinterval())
+        return {budget: seed for budget in budgets}
+
+    _wait_for_no_run_ahead()  # panels of earlier tests may still be running seeds ahead
+    before = sys.getswitchinterval()
+    runs = panels.SeedRuns(compute, [100])
+    runs.ahead(0)
+    assert runs.settled()
+    assert intervals == [panels.SeedRuns.SWITCH_INTERVAL_S] * 3 and panels.SeedRuns.SWITCH_INTERVAL_S < before
+    assert sys.getswitchinterval() == before
+
+
+def _wait_for_no_run_ahead(timeout: float = 120.0) -> None:
+    import time
+
+    end = time.monotonic() + timeout
+    while panels._switch_users and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not panels._switch_users, "a run ahead did not end"
+
+
+def test_two_runs_ahead_at_once_put_the_interpreters_interval_back_only_when_both_have_ended():
+    import sys
+
+    _wait_for_no_run_ahead()
+    before = sys.getswitchinterval()
+    with panels._short_switch_interval(0.001):
+        with panels._short_switch_interval(0.0005):
+            assert sys.getswitchinterval() == 0.001  # the first one's: never raised, never lowered twice
+        assert sys.getswitchinterval() == 0.001
+    assert sys.getswitchinterval() == before
