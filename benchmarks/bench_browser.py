@@ -37,8 +37,8 @@ cell to each notebook of its throwaway copy that installs the wrapper, writing e
 benchmark reads after each move.
 
 Reused from tests/browser (imported, not copied, so the benchmark serves and finds panels exactly as the browser tests
-do): conftest.py's server helpers (_throwaway_root, _isolated_env, _wait_until_up, _stop, _free_port, lab_command,
-voila_command, _why_no_browser, CHROMIUM, CHROMIUM_ARGS, VIEWPORT), widget_driver.py's panel and control finders
+do): servers.py (the throwaway copy, the isolated Jupyter folders, the commands, serve), conftest.py's _why_no_browser,
+CHROMIUM, CHROMIUM_ARGS and VIEWPORT, widget_driver.py's panel and control finders
 (find_panels, _FIND_CONTROLS, ERROR_LINE, page_errors, has_widget_cells, notebooks, served_name,
 wait_voila_rendered) and test_lab.py's notebook runner (_OPENED, _KERNEL_IDLE, _run_all, _rendered).
 """
@@ -55,10 +55,8 @@ import json
 import os
 import pathlib
 import re
-import secrets
 import shlex
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -71,6 +69,7 @@ sys.path.insert(0, str(BROWSER_TESTS))
 
 import latency_notes  # noqa: E402 - benchmarks/ is sys.path[0] when this script runs
 import results_md  # noqa: E402
+import servers  # noqa: E402
 import test_lab  # noqa: E402
 import widget_driver  # noqa: E402
 
@@ -371,37 +370,22 @@ def serve(app: str, base: pathlib.Path, names: list[str], tcp_nodelay: bool = Fa
     """
     import nbformat
 
-    root = lab._throwaway_root(base)
+    root = servers.throwaway_root(base)
     nbformat.write(nbformat.from_dict(trivial_notebook()), root / "notebooks" / TRIVIAL_NOTEBOOK)
     if tcp_nodelay:
         (base / "config").mkdir(parents=True, exist_ok=True)  # the isolated server's JUPYTER_CONFIG_DIR
         (base / "config" / "jupyter_server_config.py").write_text(NODELAY_CONFIG)
-    port = lab._free_port()
+    port = servers.free_port()
     spans = None
     if app == "voila":
         spans = base / "kernel-spans"
         spans.mkdir()
         _hook_for_voila(root, spans, [TRIVIAL_NOTEBOOK, *names])
-        cmd, ready = lab.voila_command(root, port), "/"
+        cmd, ready = servers.voila_command(root, port), "/"
     else:
-        cmd, ready = lab.lab_command(base, root, port), "/api/status"
-    server = AppServer(app, f"http://127.0.0.1:{port}", base / f"{app}.log", secrets.token_urlsafe(32), spans)
-    env = {**lab._isolated_env(base), "JUPYTER_TOKEN": server.token}  # read by jupyter_server's identity provider
-    with open(server.log, "wb") as out:
-        proc = subprocess.Popen(
-            cmd,
-            cwd=root,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
-        lab._wait_until_up(proc, f"{server.url}{ready}?token={server.token}", server.log)
-        yield server
-    finally:
-        lab._stop(proc)  # the server's process group and every kernel it started
+        cmd, ready = servers.lab_command(base, root, port), "/api/status"
+    with contextlib.contextmanager(servers.serve)(cmd, base, root, port, ready, base / f"{app}.log") as running:
+        yield AppServer(app, running.url, running.log, running.token, spans)
 
 
 # Tornado leaves Nagle's algorithm on for websockets unless told (WebSocketHandler.set_nodelay) and jupyter_server does

@@ -10,21 +10,15 @@ through TOYHW_BOARD_URL, as a hub's would.
 
 from __future__ import annotations
 
-import os
 import pathlib
 import secrets
 import shutil
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 
 import nbformat
 import pytest
 
+from servers import REPO, free_port, serve, voila_command
 from widget_driver import CJK, NOTEBOOK_DIR, page_errors, wait_voila_rendered
 from toyhw.course.board import client
 from toyhw.course.board.board import Board
@@ -32,17 +26,10 @@ from toyhw.course.board.server import Listening
 from toyhw.course.board.store import Store
 from toyhw.evolve.programs import expert_program, render
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
 NOTEBOOK = "07_checking_all_branches.ipynb"
 EDITIONS = {"en": NOTEBOOK_DIR / NOTEBOOK, "zh": NOTEBOOK_DIR / "zh" / NOTEBOOK}
 CELLS = ("nb07-board", "nb07-board-table")
 UPDATE_TIMEOUT_S = 30.0
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _app_notebook(source: pathlib.Path, target: pathlib.Path) -> None:
@@ -78,56 +65,9 @@ def app(browser, board, tmp_path_factory, artifacts):
     shutil.copy(REPO / "voila.json", root / "voila.json")
     for edition, path in EDITIONS.items():
         _app_notebook(path, root / "notebooks" / f"board_{edition}.ipynb")
-    token, port = secrets.token_urlsafe(32), _free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("JUPYTER_PATH", "JUPYTER_CONFIG_PATH", "TOYHW_LANG")}
-    for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
-        (base / name).mkdir()
-        env[name] = str(base / name)
-    env.update(JUPYTER_TOKEN=token, TOYHW_BOARD_URL=board.url, PYTHONUNBUFFERED="1")
-    env["PATH"] = f"{pathlib.Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    cmd = [
-        sys.executable,
-        "-m",
-        "voila",
-        str(root / "notebooks"),
-        "--no-browser",
-        "--Voila.ip=127.0.0.1",
-        f"--port={port}",
-        "--Voila.port_retries=0",
-        "--Voila.auto_token=True",
-        "--show_tracebacks=True",
-    ]
-    log = artifacts / "voila-board.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            cmd,
-            cwd=root,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/?token={token}", timeout=5):
-                    break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"Voila did not start; its log:\n{log.read_text()[-3000:]}") from None
-                time.sleep(0.3)
-        yield url, token
-    finally:
-        for sig, grace in ((signal.SIGTERM, 15), (signal.SIGKILL, 5)):
-            try:
-                os.killpg(proc.pid, sig)
-                proc.wait(timeout=grace)
-                break
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                continue
+    port = free_port()
+    cmd = voila_command(root, port)
+    yield from serve(cmd, base, root, port, "/", artifacts / "voila-board.log", env={"TOYHW_BOARD_URL": board.url})
 
 
 def _table_text(page) -> str:
@@ -139,8 +79,7 @@ def _table_text(page) -> str:
 @pytest.mark.browser
 @pytest.mark.parametrize("edition", sorted(EDITIONS))
 def test_the_app_shows_the_table_and_a_new_submission_without_a_reload(edition, app, board, page, artifacts):
-    url, token = app
-    page.goto(f"{url}/voila/render/board_{edition}.ipynb?token={token}", timeout=120_000)
+    page.goto(app.address(f"/voila/render/board_{edition}.ipynb"), timeout=120_000)
     wait_voila_rendered(page, 120)
     fixed = "专家" if edition == "zh" else "expert"
     page.wait_for_function(
