@@ -19,6 +19,7 @@ from toyhw.evolve.simplify import simplify
 from toyhw.evolve.source import parse
 from toyhw.gemm import config as gemm_config, shapes as shapes_lib
 from toyhw.gemm.config import GemmConfig
+from prose.guide import BOARD_MINUTES
 from prose.phrasing import holds as _holds
 from toyhw.course.board import scoring as board_scoring
 from exercise_cells import NOTEBOOKS, load_solution
@@ -28,6 +29,7 @@ SEEDS, BUDGET = ablations.SEEDS, ablations.BUDGET
 # Comparative sentences (tests/test_comparison_claims.py) that compare no computed results: definitions, instructions,
 # questions, how the check and the database work, sources.
 NOT_RESULTS = [
+    "*Lecture 14, part 3 · estimated time",  # the timing line: minutes of the plan, no result
     "A branch that no training shape reaches is never run",
     "Notebook 05 shows the parts this notebook takes as given",
     "The check reads the source with `ast` (never running it)",
@@ -156,6 +158,7 @@ def choose(M, N, K):
         # the panel: the seeds it runs when it is made (toyhw.panels.evolution.branches_panel)
         f"Seeds {SEEDS[0]}-{SEEDS[-1]} were run when the panel appeared",
         # introduction
+        f"{BOARD_MINUTES} more when the class plays the leaderboard",  # the guide's slot for it in lecture 14
         f"running its kernels on the {len(ctx.train)} training shapes",
         f"crashes on {len(ctx.new)} new shapes",
         # Section 1
