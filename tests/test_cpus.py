@@ -1,4 +1,4 @@
-"""The CPUs a process may use (toyhw.cpus): cgroup quotas laid as fake files, a real affinity mask, the override."""
+"""The CPUs a process may use (toyhw.machine.cpus): cgroup quotas laid as fake files, a real affinity mask, the override."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from toyhw import cpus
+from toyhw.machine import cpus
 from toyhw.evolve.experiments import sweep
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

@@ -158,3 +158,13 @@ def test_nothing_imports_an_old_path():
         "toyhw.kernels.tables",
         "toyhw.evolve.ablations",
     ]
+
+
+TOP_LEVEL_MOST = 10  # issue 35: the top of toyhw/ reads as the pack's parts, infrastructure grouped below it
+
+
+def test_the_top_of_the_package_holds_at_most_ten_modules():
+    """Lectures, course, widgets and the grouped infrastructure (data/, machine/) are folders; what stays at the top is
+    what every layer shares and the lecture-14 driver's one import line."""
+    top = sorted(p.stem for p in (ROOT / "toyhw").glob("*.py") if p.stem not in ("__init__", "__main__"))
+    assert len(top) <= TOP_LEVEL_MOST, f"{len(top)} modules at the top of toyhw/: {top}"

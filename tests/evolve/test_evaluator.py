@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from toyhw import libm
+from toyhw.machine import libm
 from toyhw.gemm import expert
 from toyhw.evolve import evaluator as evaluator_module
 from toyhw.evolve.experiments.ablations import context

@@ -122,7 +122,7 @@ _CPU_DEPENDENT = {
 
 
 def test_no_result_goes_through_numpys_cpu_dependent_math():
-    """toyhw computes with toyhw.libm instead (plots are drawings, not results: they may use numpy's)."""
+    """toyhw computes with toyhw.machine.libm instead (plots are drawings, not results: they may use numpy's)."""
     found = []
     for path in sorted((ROOT / "toyhw").rglob("*.py")):
         if "plots" in path.parts:
@@ -135,4 +135,4 @@ def test_no_result_goes_through_numpys_cpu_dependent_math():
                 and node.value.id in ("np", "numpy")
             ):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}: np.{node.attr}")
-    assert not found, "use toyhw.libm (the same bits on every CPU):\n" + "\n".join(found)
+    assert not found, "use toyhw.machine.libm (the same bits on every CPU):\n" + "\n".join(found)

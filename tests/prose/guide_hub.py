@@ -2,7 +2,7 @@
 
 Its figures are measurements, not results of the pack: `benchmarks/bench_hub.py` runs every notebook in a kernel of its
 own and stores what it measured in `benchmarks/hub.json`; the phrases here are built from that file, so a new
-measurement changes the phrases and the guide must follow (tests/test_guide.py). The pool sizes come from toyhw.cpus.
+measurement changes the phrases and the guide must follow (tests/test_guide.py). The pool sizes come from toyhw.machine.cpus.
 `tests/prose/guide.py` adds these phrases, parameters and exemptions to its own.
 """
 

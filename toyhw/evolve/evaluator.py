@@ -19,7 +19,7 @@ from typing import Mapping, Optional, Sequence
 
 import numpy as np
 
-from toyhw import libm
+from toyhw.machine import libm
 from toyhw.gemm import config as gemm_config
 from toyhw.evolve.config import DEFAULT, EvolveConfig
 from toyhw.evolve.llm import Feedback

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from toyhw import libm
+from toyhw.machine import libm
 from toyhw.gemm import config as gemm_config, cost
 from toyhw.gemm.config import GemmConfig
 from toyhw.gemm.gpu import GPU, get_gpu

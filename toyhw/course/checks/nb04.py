@@ -272,7 +272,7 @@ def best_m_only_score() -> float:
     data = ShapeTimes(ctx.train, ctx.table)
     gain = data.program_log_times(expert_program())[:, None] - data.log_times
     best = sum(float(np.max(gain[data.M == m].sum(axis=0))) for m in set(data.M.tolist()))
-    return math.exp(best / len(ctx.train))  # math, not numpy: the same bits on every CPU (toyhw/libm.py)
+    return math.exp(best / len(ctx.train))  # math, not numpy: the same bits on every CPU (toyhw/machine/libm.py)
 
 
 @on_one_line

@@ -17,7 +17,8 @@ import signal
 import threading
 from typing import Callable, Iterable, Iterator, Optional, Sequence
 
-from toyhw import checks, cpus
+from toyhw import checks
+from toyhw.machine import cpus
 from toyhw.evolve.experiments import ablations
 from toyhw.evolve import variants as variants_lib
 from toyhw.evolve.experiments.ablations import AblationStudy, RunSummary
@@ -64,7 +65,7 @@ def run_job(job: Job) -> RunSummary:
 
 def default_workers() -> int:
     """Return the number of local processes to use: the CPUs this process may use (its affinity and its cgroup's CPU
-    quota, so a hub user granted 1 CPU runs serially), or TOYHW_WORKERS where set (toyhw.cpus)."""
+    quota, so a hub user granted 1 CPU runs serially), or TOYHW_WORKERS where set (toyhw.machine.cpus)."""
     return cpus.available(most=checks.MAX_WORKERS)
 
 

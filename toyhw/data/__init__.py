@@ -48,11 +48,11 @@ import pathlib
 from functools import lru_cache
 from typing import Optional
 
-from toyhw.csv_schema import Column, DataError, RowCheck, Value, read_table
+from toyhw.data.schema import Column, DataError, RowCheck, Value, read_table
 
 __all__ = ["Column", "DataError", "read_table"]  # the schema's reader, re-exported: callers read data files here
 
-DATA_DIR = pathlib.Path(__file__).resolve().parents[1] / "data"
+DATA_DIR = pathlib.Path(__file__).resolve().parents[2] / "data"
 
 
 def _count(name: str, low: int, high: int, why: str, **kw) -> Column:
