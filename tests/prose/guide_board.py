@@ -82,7 +82,7 @@ def zh_phrases() -> dict[str, str]:
             f"| 迷你 AlphaEvolve 的最好程序（`full`，种子 0，1000 个程序） | {x['evolved_train']:.3f} | "
             f"{x['evolved_held']:.3f} |"
         ),
-        "shapes": f"{x['shapes']} 个测试形状：{x['layers']} 个没有哪个笔记本打过分的 Llama-3 层",
+        "shapes": f"{x['shapes']} 个测试形状上算。测试形状来自 {x['layers']} 个没有哪个笔记本打过分的 Llama-3 层",
         "keep": f"只保留了训练增益的 {x['keep']:.0%}",
         "share": f"在训练形状上拿到上限余量的 {x['share_train']:.0%}，在测试形状上只有 {x['share_held']:.0%}",
     }
