@@ -11,6 +11,8 @@ import pathlib
 import re
 from dataclasses import dataclass
 
+import number_tokens
+
 NOTEBOOKS = pathlib.Path(__file__).resolve().parents[1] / "notebooks"
 
 THINK = re.compile(r"\*\*Think!\s*(\d+)\.?\*\*")
@@ -71,56 +73,18 @@ def details(block: str) -> list[tuple[str, str]]:
     return [(s.strip(), b) for s, b in DETAILS.findall(block)]
 
 
-# ----- numbers in prose
-
-# Regions of markdown whose numbers are not prose figures: code (it is what it says), math (formulas), HTML tags and
-# link targets, headings and timing lines (structure), and references to the pack's own structure or to sources.
-_EXEMPT = [
-    re.compile(r"```.*?```", re.S),  # fenced code
-    re.compile(r"`[^`\n]*`"),  # inline code
-    re.compile(r"\$\$.*?\$\$", re.S),  # display math
-    re.compile(r"\$[^$\n]*\$"),  # inline math
-    re.compile(r"<[^>\n]*>"),  # HTML tags
-    re.compile(r"\]\([^)\s]*\)"),  # link targets
-    re.compile(r"^#{1,6} .*$", re.M),  # headings
-    re.compile(r"^\*Estimated timing.*$", re.M),  # timing lines
-    re.compile(r"^\*(Lecture|Lectures) .*$", re.M),  # the line under a notebook's title
-    re.compile(r"^\s*\d+\.\s", re.M),  # numbered-list markers
-    re.compile(r"\*\*(Think!|Exercise)\s*\d+\.?\*\*"),  # prompt labels
-    re.compile(
-        r"\b(Think!|Exercise|Section|Sections|[Nn]otebooks?|[Ll]ectures?|[Ss]cript|[Dd]emos?|[Cc]ells?|"
-        r"[Qq]uestions?|[Ss]tep|[Pp]art)\s+\d+(\s*(-|–|,|and|or|to)\s*\d+)*\b"
-    ),
-    re.compile(r"\barXiv[: ]*\d{4}\.\d{4,5}(v\d+)?"),  # paper ids
-    re.compile(r"\b(Table|Tables|Figure|Figures|Fig\.|[Ss]ection|§|Appendix|Eq\.|[Cc]hapter)\s*\d+(\.\d+)*"),
-    re.compile(r"\b(19|20)\d\d\b"),  # years
-    re.compile(r"\b(fast|vs)_[\w.]+"),  # metric names: fast_1, fast_1.5, fast_p
-    re.compile(r"\b[A-Za-z][\w.+-]*\d[\w.+-]*"),  # identifiers with digits: H100, BF16, Llama-3, 8B, 2MNK
-    re.compile(r"\b\d+[A-Za-z][\w-]*(/\d+)?"),  # 70B/8, 8B, 2D, 1st: digits glued to letters
-    re.compile(r"\[\^?\d+\]"),  # footnote-style reference markers
-    re.compile(r"\bsolutions/\d\d_\w+\.py\b"),  # an exercise's solution file (its notebook's number)
-]
-NUMBER = re.compile(r"(?<![\w.])[-−+]?\d[\d,]*(\.\d+)?(%|x|×)?")
-
-
-def blank_exempt(text: str) -> str:
-    """Return `text` with every exempt region replaced by spaces (positions kept)."""
-    out = list(text)
-    for pattern in _EXEMPT:
-        for m in pattern.finditer(text):
-            out[m.start() : m.end()] = " " * (m.end() - m.start())
-    return "".join(out)
+# ----- numbers in prose (the tokenizer and the exempt regions are number_tokens', shared with the claims and zh tests)
 
 
 def uncovered_numbers(text: str, quotes: list[str]) -> list[str]:
     """Return the prose numbers of `text` that no quote covers, each with its context (empty when all are covered)."""
-    plain = blank_exempt(text)
+    plain = number_tokens.blank_exempt(text, "en")
     covered = [False] * len(text)
     for quote in quotes:
         for m in re.finditer(re.escape(quote), text):
             covered[m.start() : m.end()] = [True] * (m.end() - m.start())
     found = []
-    for m in NUMBER.finditer(plain):
+    for m in number_tokens.NUMBER.finditer(plain):
         if not all(covered[m.start() : m.end()]):
             context = text[max(0, m.start() - 40) : m.end() + 40].replace("\n", " ")
             found.append(f"{m.group(0)!r} in '...{context}...'")

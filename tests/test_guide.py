@@ -1,7 +1,7 @@
 """The lecturer's guide (docs/lecturer_guide.md) and the references (docs/references.md) stay true to the pack.
 
-- Every number of the guide is recomputed: `tests/prose/guide.py` builds its phrases from toyhw's values, as the
-  notebooks' modules do (see tests/test_prose_numbers.py), and every other number of the guide must lie inside one.
+- Every number of the guide is recomputed: `tests/prose/guide.py` builds its phrases from toyhw's values, and every
+  other number of the guide must lie inside one (the notebooks' numbers are claims: tests/test_claims.py).
 - The guide's map has one row per observation of the two lecture scripts, each naming a notebook and a cell id that
   exist, a status that is one of three words, and, for a difference, a reason.
 - The references collect every primary source the pack cites: each arXiv id and repository commit the notebooks, data

@@ -20,7 +20,7 @@ import sys
 import nbformat
 import pytest
 
-from notebook_text import NUMBER
+from number_tokens import numbers
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -58,17 +58,6 @@ def prose(text: str) -> str:
 def english_left(text: str) -> list[str]:
     """Runs of eight or more English words in the prose of a zh cell: a sentence left untranslated."""
     return [m.group(0).strip() for m in ENGLISH_RUN.finditer(prose(text))]
-
-
-ZH_MONTH = re.compile(
-    r"(\d{4}) 年 \d{1,2} 月"
-)  # "June 2025" is "2025 年 6 月": the month's name is a number in Chinese
-
-
-def numbers(text: str) -> list[str]:
-    """The numbers a cell states, as written (1,000 and 0.94 and 19.0%), sorted: the same in both editions."""
-    text = ZH_MONTH.sub(r"\1", text)
-    return sorted(m.group(0).replace("−", "-").lstrip("+").rstrip(",") for m in NUMBER.finditer(text))
 
 
 def pairs(path: pathlib.Path) -> list[tuple[dict, dict]]:

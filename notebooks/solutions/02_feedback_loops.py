@@ -2,7 +2,7 @@
 
 Each `# %% Exercise K` section replaces that exercise's stub cell and defines the same names, so the check cell
 after it passes; each section imports what it uses and runs on its own. CI runs every section against its check
-(tests/test_exercises.py), and tests/prose/nb02.py recomputes from these functions the numbers the notebook quotes.
+(tests/test_exercises.py), and tests/claims/nb02.py recomputes from these functions the numbers the notebook quotes.
 """
 # Each section imports what it uses (it must run alone), so imports repeat and follow code:
 # ruff: noqa: E402, F811

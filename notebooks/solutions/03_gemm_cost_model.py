@@ -2,7 +2,7 @@
 
 Each `# %% Exercise K` section replaces the stub cell of Exercise K and defines the same names; it imports what it
 uses, so it runs on its own (which is why imports follow code: ruff's E402 is off for this file).
-tests/gemm/test_solutions.py and tests/prose/nb03.py check what the notebook says about each result.
+tests/gemm/test_solutions.py and tests/claims/nb03.py check what the notebook says about each result.
 """
 # ruff: noqa: E402
 

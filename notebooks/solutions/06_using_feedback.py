@@ -3,7 +3,7 @@
 
 Each `# %% Exercise K` section replaces that exercise's stub cell and defines the same names, so the check cell after
 it passes; each section imports what it uses and runs on its own. CI runs every section against its check
-(tests/test_exercises.py), and tests/prose/nb06.py recomputes from these functions the numbers the notebook quotes.
+(tests/test_exercises.py), and tests/claims/nb06.py recomputes from these functions the numbers the notebook quotes.
 Every number they give is a modelled time, a count or a share of a deterministic run: the same on any machine.
 """
 

@@ -1,8 +1,9 @@
 """The lecturer's guide's numbers (docs/lecturer_guide.md), recomputed from toyhw (see tests/test_guide.py).
 
-Like the notebooks' modules (`tests/prose/nbNN.py`): `phrases()` maps a name to each phrase of the guide that states
-a number, built from the pack's computed values (an f-string over toyhw's results); `quotes()` returns them. A claim
-without a number of its own ("on every seed", "first") is checked with `_holds` before its phrase is returned.
+As the notebooks' modules did before their numbers became claims (tests/claims/): `phrases()` maps a name to each
+phrase of the guide that states a number, built from the pack's computed values (an f-string over toyhw's results);
+`quotes()` returns them. A claim without a number of its own ("on every seed", "first") is checked with `_holds`
+before its phrase is returned.
 `PARAMETERS` are phrases that restate an input (a seed, a budget, the length of a lecture slot) or a number one of the
 two lecture scripts states; they must appear in the guide too.
 
@@ -59,7 +60,7 @@ NOT_RESULTS = [
     "Each lecture keeps at least 10% of its minutes free",  # tests/test_guide.py holds the plan to its slack
     "Neither ships with the pack",
     "Same budget of rounds, more informative feedback.",
-    "its misses are tasks where the remaining gain is in knobs",  # notebook 02's Think! 3, checked by prose/nb02.py
+    "its misses are tasks where the remaining gain is in knobs",  # notebook 02's Think! 3, checked by claims/nb02.py
     "best-seen feedback is actionable advice with the answer attached",
     "how a real LLM reads feedback is where the simulation is least like",
     "Notebook 04's setup cell computes the whole study",

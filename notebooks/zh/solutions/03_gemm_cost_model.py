@@ -1,7 +1,7 @@
 """笔记本 03（GEMM 成本模型）练习的参考答案：请先自己做每一道练习，再来对照。
 
 每个 `# %% Exercise K` 小节替换练习 K 的起点单元格，定义同样的名字；每个小节自己导入要用的东西，可以单独运行（所以导入
-会出现在代码之后，这个文件关掉了 ruff 的 E402）。tests/gemm/test_solutions.py 和 tests/prose/nb03.py 检查笔记本对每个
+会出现在代码之后，这个文件关掉了 ruff 的 E402）。tests/gemm/test_solutions.py 和 tests/claims/nb03.py 检查笔记本对每个
 结果的说法。
 """
 # ruff: noqa: E402

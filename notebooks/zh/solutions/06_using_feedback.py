@@ -2,7 +2,7 @@
 """notebook 06 练习的参考答案（反馈怎么用）：每道练习先自己做，再来对照。
 
 每个 `# %% Exercise K` 段替换那道练习的空白单元格，定义同样的名字，所以后面的检查单元格能通过；每段自己导入要用的东西，
-可以单独运行。CI 用每道练习的检查来跑对应的段（tests/test_exercises.py），tests/prose/nb06.py 用这些函数重算 notebook 里引用的数字。
+可以单独运行。CI 用每道练习的检查来跑对应的段（tests/test_exercises.py），tests/claims/nb06.py 用这些函数重算 notebook 里引用的数字。
 它们给出的每个数字都是一次确定性运行里的模型时间、计数或份额：在任何机器上都一样。
 """
 
