@@ -88,8 +88,11 @@ LAB_EDITION_FLAGS = $(if $(filter zh,$(EDITION)),--LabApp.app_settings_dir=$(LAB
 lab: check-edition class-setup $(LAB_OVERRIDES) $(if $(filter zh,$(EDITION)),$(LAB_ZH_SETTINGS)/overrides.d/toyhw.json)
 	$(BIN)/jupyter lab $(ALLOW_ROOT) $(LAB_EDITION_FLAGS) $(EDITION_DIR)/
 
+# One worker per core the machine gives (pytest-xdist), a test file at a time (--dist loadfile): a notebook's nbval
+# cells share one kernel, a browser test file its servers, tests/test_exercises.py one execution of each notebook
+# with its solutions.
 test: setup chromium $(VOILA_TEMPLATE)/.installed
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 notebooks: setup
 	$(BIN)/python tools/notebooks.py execute notebooks/*.ipynb $(wildcard notebooks/zh/*.ipynb)

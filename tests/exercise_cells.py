@@ -1,7 +1,7 @@
 """The notebooks' classroom structure, read from their cells: what the app hides, the exercises, the solution files.
 
 Shared by the tests of the three readers (tests/test_app_view.py), the exercises (tests/test_exercises.py), the names
-the prose uses (tests/test_code_spans.py). The app's hiding is read from `voila.json` itself, through nbconvert's own
+the prose uses (tests/test_exercises.py). The app's hiding is read from `voila.json` itself, through nbconvert's own
 TagRemovePreprocessor, so the tests see what Voila shows, not what they think it shows.
 """
 

@@ -14,6 +14,7 @@ import pytest
 from exercise_cells import (
     EXERCISE_TITLE,
     check_number,
+    dotted_spans,
     execute_with_solutions,
     exercises,
     notebook_paths,
@@ -114,3 +115,26 @@ def test_exercise_cells_are_tagged_for_lab_only():
             for cell in (e.text, e.stub, e.check):
                 if cell is not None:
                     assert "lab-only" in tags(cell), (path.name, cell.get("id"))
+
+
+# Every name the prose tells a student to use resolves (this file holds it because it shares the one execution of each
+# notebook with its solutions, exercise_cells.execute_with_solutions, with the checks above): the dotted code spans
+# (`failures.one_knob_repair_chance`) looked up in the kernel's namespace after the notebook ran; a module path of the
+# pack or the standard library resolves when it imports.
+# Roots that name a function's parameter or a record's field the prose describes, not a name of the namespace.
+DESCRIBED: dict[str, set[str]] = {
+    "02": {"feedback", "config", "rng"},  # a proposer's parameters, (feedback, config, rng) -> config
+    "08": {"Client"},  # dask.distributed's Client, whose API the prose names (`Client.get_executor()`)
+}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_every_dotted_name_in_the_prose_resolves(path: pathlib.Path):
+    allowed = DESCRIBED.get(number(path), set())
+    unresolved = {
+        name: why for name, why in execute_with_solutions(path).unresolved.items() if name.split(".")[0] not in allowed
+    }
+    spans = dotted_spans(path)
+    assert not unresolved, f"{path.name}: the prose names what the notebook does not define:\n" + "\n".join(
+        f"  `{spans[name][0]}`: {why}" for name, why in sorted(unresolved.items())
+    )

@@ -1,5 +1,7 @@
-"""Every notebook in a real JupyterLab and Chromium: run all cells, no errors, every widget panel redraws, nothing is
-asked of any host but the loopback.
+"""Every notebook in a real JupyterLab and Chromium: opened, it shows its stored outputs without an error and is not
+marked modified (Lab rewrites no metadata when its kernel starts); its panels, run in Lab (tests/browser/
+panel_notebook.py: the Setup cell, the panel cells and what they need; nbval runs every cell already), render, every
+control of every panel redraws, and nothing is asked of any host but the loopback.
 
 Each panel's chart, as the page drew it (toyhw/charts/chart.js), is compared element by element with the static SVG
 of the same description (toyhw.charts.svg, from toyhw.charts.scene), after the run and after every move; a Chinese
@@ -23,6 +25,7 @@ import urllib.request
 import pytest
 
 import svg_compare
+from panel_notebook import panel_cell_indices
 from widget_driver import (
     CJK,
     drawn_charts,
@@ -68,6 +71,21 @@ _RUN_ALL = """() => {
     e => { window.toyhwRun = {done: true, result: 'rejected: ' + e}; });
 }"""
 
+# Run the cells at the given positions one after another (each command resolves once its cell has run).
+_RUN_CELLS = """(indices) => {
+  window.toyhwRun = {done: false, result: null};
+  const app = window.jupyterapp;
+  const w = app.shell.currentWidget;
+  (async () => {
+    for (const i of indices) {
+      w.content.activeCellIndex = i;
+      await app.commands.execute('notebook:run-cell');
+    }
+  })().then(
+    () => { window.toyhwRun = {done: true, result: 'ran ' + indices.length}; },
+    e => { window.toyhwRun = {done: true, result: 'rejected: ' + e}; });
+}"""
+
 _PROGRESS = """() => {
   const w = window.jupyterapp.shell.currentWidget;
   const prompts = Array.from(w.node.querySelectorAll('.jp-InputArea-prompt')).map(p => p.innerText);
@@ -76,7 +94,7 @@ _PROGRESS = """() => {
           kernel: k ? k.status : 'none'};
 }"""
 
-_CELL_PROBLEMS = """(widgetMime) => {
+_CELL_PROBLEMS = """([widgetMime, ran]) => {
   const w = window.jupyterapp.shell.currentWidget;
   const problems = [];
   let widgetViews = 0;
@@ -84,6 +102,7 @@ _CELL_PROBLEMS = """(widgetMime) => {
     if (cell.model.type !== 'code') return;
     const tags = cell.model.getMetadata('tags') || [];
     if (tags.includes('raises-exception')) cell.node.setAttribute('data-toyhw-expected-error', '1');
+    if (ran !== null && !ran.includes(i)) return;  // a cell left as stored
     if (cell.model.sharedModel.getSource().trim() && cell.model.executionCount === null)
       problems.push(`cell ${i + 1}: not executed`);
     for (const o of cell.model.outputs.toJSON()) {
@@ -241,8 +260,9 @@ def _open_and_run(page, server, served: str) -> dict:
     return _rendered(page)
 
 
-def _run_all(page) -> None:
-    page.evaluate(_RUN_ALL)
+def _run_all(page, indices: list[int] | None = None) -> None:
+    """Run every cell, or the cells at `indices`, and wait until they have run."""
+    page.evaluate(_RUN_ALL) if indices is None else page.evaluate(_RUN_CELLS, indices)
     deadline = time.monotonic() + RUN_ALL_TIMEOUT
     quiet = 0
     while quiet < 3:  # finished: the command resolved, no [*] prompt and an idle kernel, three polls in a row
@@ -253,13 +273,14 @@ def _run_all(page) -> None:
         quiet = quiet + 1 if progress["done"] and not progress["busy"] and progress["kernel"] == "idle" else 0
 
 
-def _rendered(page, timeout: float = 30.0) -> dict:
-    """Wait until every widget view in the notebook has rendered; return _CELL_PROBLEMS' findings."""
+def _rendered(page, timeout: float = 30.0, ran: list[int] | None = None) -> dict:
+    """Wait until every widget view in the notebook has rendered; return _CELL_PROBLEMS' findings (over the cells at
+    `ran` if given, else over every cell)."""
     deadline = time.monotonic() + timeout
-    cells = page.evaluate(_CELL_PROBLEMS, WIDGET_MIME)
+    cells = page.evaluate(_CELL_PROBLEMS, [WIDGET_MIME, ran])
     while cells["renderedViews"] < cells["widgetViews"] and time.monotonic() < deadline:
         page.wait_for_timeout(200)
-        cells = page.evaluate(_CELL_PROBLEMS, WIDGET_MIME)
+        cells = page.evaluate(_CELL_PROBLEMS, [WIDGET_MIME, ran])
     page.wait_for_timeout(500)  # let the panels' first figures arrive
     return cells
 
@@ -288,19 +309,56 @@ def test_lab_starts_without_news_or_update_popups(lab_server, page):
     assert not toasts, f"pop-ups at start-up: {toasts}"
 
 
+# After the kernel is idle: whether Lab marked the notebook modified (it writes the kernel's metadata once it has the
+# kernel's info, so wait a moment first), and the kernelspec it holds.
+_MODIFIED = """async () => {
+  const w = window.jupyterapp.shell.currentWidget;
+  const kernel = w.sessionContext.session && w.sessionContext.session.kernel;
+  if (kernel) await kernel.info;
+  await new Promise((r) => setTimeout(r, 1500));
+  return {
+    dirty: w.context.model.dirty || w.title.className.includes('jp-mod-dirty'),
+    kernelspec: w.context.model.getMetadata('kernelspec'),
+  };
+}"""
+
+
+def _open_stored(page, server, served: str) -> dict:
+    """Open notebooks/`served` as stored, its kernel started and idle; return _MODIFIED's findings."""
+    page.goto(server.address(f"/lab/tree/{served}?reset"))
+    page.wait_for_function(_OPENED, arg=pathlib.PurePosixPath(served).name, timeout=90_000)
+    assert page.evaluate(_KERNEL_IDLE) == "idle"
+    return page.evaluate(_MODIFIED)
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[notebook_id(p) for p in NOTEBOOKS])
 def test_notebook_in_jupyterlab(path: pathlib.Path, lab_server, page, offline, artifacts: pathlib.Path) -> None:
-    """Open the notebook, run all cells, see no error, see each chart drawn as its static SVG, move every control of
-    every panel and see each redraw (again as its static SVG), with no request off the loopback."""
+    """Open the notebook: its stored outputs show no error and opening it does not mark it modified. Run its panels:
+    no error, each chart drawn as its static SVG; move every control of every panel and see each redraw (again as its
+    static SVG), with no request off the loopback."""
     start = time.monotonic()
     shot = f"lab-{notebook_id(path).replace('/', '-')}"
+    served = served_name(path)
     try:
-        cells = _open_and_run(page, lab_server, f"notebooks/{served_name(path)}")
+        opened = _open_stored(page, lab_server, f"notebooks/{served}")
+        assert not opened["dirty"], (
+            f"{served}: Lab marks it modified on opening (kernelspec after: {opened['kernelspec']})"
+        )
+        stored_problems = page_errors(page)
+        assert not stored_problems, f"{served}: its stored outputs show errors:\n" + "\n".join(stored_problems)
+        if not has_widget_cells(path):
+            offline.assert_none(f"JupyterLab with {served}")
+            print(f"\n{path.name}: opened in {time.monotonic() - start:.1f} s, unmodified; no panel to run")
+            return
+        page.evaluate("() => window.jupyterapp.commands.execute('application:toggle-left-area')")  # room for plots
+        indices = panel_cell_indices(path)
+        _run_all(page, indices)
+        cells = _rendered(page, ran=indices)
         ran = time.monotonic() - start
         problems = cells["problems"] + page_errors(page)
         page.screenshot(path=str(artifacts / f"{shot}.png"))
-        assert not problems, f"{path.name} shows errors after running all cells:\n" + "\n".join(problems)
+        assert not problems, f"{path.name}'s panels show errors after running:\n" + "\n".join(problems)
         assert cells["renderedViews"] == cells["widgetViews"], f"widget views rendered / expected: {cells}"
         charts = ChartCheck(path)
         kernel_value(page, _STATIC_SVGS)
@@ -310,11 +368,10 @@ def test_notebook_in_jupyterlab(path: pathlib.Path, lab_server, page, offline, a
         moves = exercise_panels(
             page, artifacts, shot, after_move=lambda panel, what: charts(page, panel, f"after moving {what}")
         )
-        if has_widget_cells(path):
-            assert moves, f"{path.name} has widget cells but no panel (controls plus a chart or Output) was found"
-            assert charts.texts, f"{path.name} has widget cells but no panel drew a chart"
+        assert moves, f"{path.name} has widget cells but no panel (controls plus a chart or Output) was found"
+        assert charts.texts, f"{path.name} has widget cells but no panel drew a chart"
         assert not page_errors(page)
-        if is_chinese_edition(path) and has_widget_cells(path):
+        if is_chinese_edition(path):
             labels = page.evaluate(
                 "() => Array.from(document.querySelectorAll('.widget-label, .widget-dropdown "
                 "option, .widget-button, .widget-toggle-button')).map(e => e.innerText).join(' ')"
@@ -322,7 +379,7 @@ def test_notebook_in_jupyterlab(path: pathlib.Path, lab_server, page, offline, a
             assert CJK.search(labels), f"{served_name(path)}: no Chinese widget label on screen: {labels[:200]!r}"
         offline.assert_none(f"JupyterLab with {served_name(path)}")
         print(
-            f"\n{path.name}: opened and ran in {ran:.1f} s; {len(moves)} moves in "
+            f"\n{path.name}: opened, then its panels ({len(indices)} code cells) ran, in {ran:.1f} s; {len(moves)} moves in "
             f"{time.monotonic() - start - ran:.1f} s; {charts.compared} drawings as their static SVG "
             f"({charts.exact} to the character), {charts.static_views} as the static view above their panel: "
             + "; ".join(f"[{m.panel}] {m.control} ({m.seconds} s, {'+'.join(m.changed)})" for m in moves)

@@ -151,10 +151,16 @@ def is_chinese_edition(path: pathlib.Path) -> bool:
     return path.parent.name == "zh"
 
 
+def is_panel_source(source: str) -> bool:
+    """Whether a code cell makes a widget (by the pack's convention it starts with # NBVAL_IGNORE_OUTPUT)."""
+    source = source.lstrip()
+    return source.startswith("# NBVAL_IGNORE_OUTPUT") and bool(re.search(r"panel|widgets|interact", source))
+
+
 def has_widget_cells(path: pathlib.Path) -> bool:
-    """Whether the notebook has a widget cell (by the pack's convention they start with # NBVAL_IGNORE_OUTPUT)."""
-    sources = ["".join(c["source"]).lstrip() for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
-    return any(s.startswith("# NBVAL_IGNORE_OUTPUT") and re.search(r"panel|widgets|interact", s) for s in sources)
+    """Whether the notebook has a widget cell (is_panel_source)."""
+    cells = json.loads(path.read_text())["cells"]
+    return any(is_panel_source("".join(c["source"])) for c in cells if c["cell_type"] == "code")
 
 
 def page_errors(page: Page) -> list[str]:
