@@ -2,12 +2,13 @@
 
 Why: nbval already runs every cell of every notebook in a kernel and compares its outputs; what only a browser can
 check is the panels (their widgets render, every control redraws its chart as chart.js, the static view above each is
-its first drawing). Running the other cells in Lab again (notebook 03's 36 code cells, notebook 04's study) bought
-minutes of CI for nothing the kernel run does not see.
+its first drawing). Running the other cells in Lab again (notebook 03's 36 code cells, of which its panel needs 2)
+bought minutes of CI for nothing the kernel run does not see. A cell the pack marks as a widget cell runs even when
+no panel needs it (notebook 04's study cell, whose output is a progress bar).
 
 The cells run are, in their order: the Setup cell (the first code cell: imports, and the zh edition's language line),
 each panel cell (the pack's convention: `# NBVAL_IGNORE_OUTPUT` and a panel, see widget_driver), and every earlier code
-cell that defines a name those cells use, transitively. They run in the opened notebook itself (one page, one kernel),
+cell that defines or changes (`d[k] = v`, `d.update(...)`) a name those cells use, transitively. They run in the opened notebook itself (one page, one kernel),
 so the static view stored right above each panel stays where the test compares the panel's first drawing with it.
 """
 
@@ -62,17 +63,19 @@ def _used(tree: ast.Module) -> set[str]:
 
 
 def panel_cells(nb: nbformat.NotebookNode) -> list:
-    """The code cells of `nb` the test runs (see the module's docstring), in the notebook's order."""
+    """The code cells of `nb` the test runs (see the module's docstring), in the notebook's order.
+
+    Until nothing changes: keep every cell that defines or changes a name a kept cell reads. Not a single walk up: a
+    function reads its globals when it is called, so `OFFSET = 1` below `def mine(): ... OFFSET` is needed too."""
     code = [c for c in nb.cells if c.cell_type == "code"]
+    trees = {id(c): _parsed(c.source) for c in code}
     keep = {id(code[0])} | {id(c) for c in code if is_panel_source(c.source)}
-    needed: set[str] = set()
-    for cell in reversed(code):  # walk up: a kept cell's names come from the cells above it
-        tree = _parsed(cell.source)
-        if id(cell) not in keep and _defined(tree) & needed:
-            keep.add(id(cell))
-        if id(cell) in keep:
-            needed = (needed - _defined(tree)) | _used(tree)
-    return [c for c in code if id(c) in keep]
+    while True:
+        needed = set().union(*(_used(trees[i]) for i in keep))
+        more = {id(c) for c in code if id(c) not in keep and _defined(trees[id(c)]) & needed}
+        if not more:
+            return [c for c in code if id(c) in keep]
+        keep |= more
 
 
 def panel_cell_indices(path: pathlib.Path) -> list[int]:
