@@ -8,12 +8,24 @@ mechanism Voila runs before it executes a notebook; the browser test (tests/brow
 from __future__ import annotations
 
 import ast
+import copy
 import pathlib
 import re
 
+import nbformat
 import pytest
 
-from exercise_cells import INSTRUCTION, app_cells, exercises, hidden_tags, notebook_paths, read, source, tags
+from exercise_cells import (
+    INSTRUCTION,
+    ZH_INSTRUCTION,
+    app_cells,
+    exercises,
+    hidden_tags,
+    notebook_paths,
+    read,
+    source,
+    tags,
+)
 
 NOTEBOOKS = notebook_paths()
 IDS = [p.stem for p in NOTEBOOKS]
@@ -158,6 +170,35 @@ def _shown_outputs(nb) -> list[tuple[str, str]]:
 def test_the_app_shows_no_environment_line(path: pathlib.Path):
     found = [cell for cell, text in _shown_outputs(read(path)) if TECHNICAL.search(text)]
     assert not found, f"{path.parent.name}/{path.name}: the app shows an 'env:' line under cells {found}"
+
+
+@pytest.mark.parametrize(
+    "path", NOTEBOOKS + ZH_NOTEBOOKS, ids=[f"{p.parent.name}/{p.stem[:2]}" for p in NOTEBOOKS + ZH_NOTEBOOKS]
+)
+def test_the_apps_printed_outputs_tell_no_one_to_run_code(path: pathlib.Path):
+    """What the app's code cells print, read from the stored outputs nbval keeps equal to a fresh run (the Voila test
+    renders only the panels' cells, so this is where the demos' printed lines are read)."""
+    found = _printed_instructions(read(path))
+    assert not found, f"{path.name}: printed in the app, these tell the room to act on code: {found}"
+
+
+def _printed_instructions(nb) -> list[tuple[str, str]]:
+    return [
+        (cell, m.group(0))
+        for cell, text in _shown_outputs(nb)
+        for pattern in (INSTRUCTION, ZH_INSTRUCTION)
+        for m in pattern.finditer(text)
+    ]
+
+
+def test_a_printed_instruction_in_either_language_is_found():
+    nb = read(NOTEBOOKS[0])
+    code = next(c for c in app_cells(nb) if c.cell_type == "code")
+    for line in ("Now re-run the cell above.", "请重新运行上面的单元格。"):
+        planted = copy.deepcopy(nb)
+        cell = next(c for c in planted.cells if c.get("id") == code.get("id"))
+        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=line + "\n")]
+        assert _printed_instructions(planted), line
 
 
 def test_the_zh_language_line_sets_the_language_and_prints_nothing(monkeypatch: pytest.MonkeyPatch, capsys):

@@ -115,7 +115,7 @@ def test_every_notebook_has_a_registry():
 
 @pytest.mark.parametrize("number", CONVERTED)
 def test_claim_ids_are_unique_and_their_cells_exist_in_both_editions(number):
-    items = registry_lib.module(number).claims()
+    items = registry_lib.listed(number)
     merged = registry_lib.registry(items)  # raises on an id given twice with two values
     assert len({c.id for c in items}) == len(merged)
     for edition in tk.EDITIONS:

@@ -21,6 +21,7 @@ import re
 
 import nbformat
 
+from exercise_cells import hidden_tags
 from widget_driver import is_panel_source
 
 _MAGIC = re.compile(r"^\s*[%!].*$", re.M)
@@ -83,3 +84,22 @@ def panel_cell_indices(path: pathlib.Path) -> list[int]:
     nb = nbformat.read(path, as_version=4)
     kept = {c.id for c in panel_cells(nb)}
     return [i for i, c in enumerate(nb.cells) if c.get("id") in kept]
+
+
+def app_test_notebook(path: pathlib.Path) -> nbformat.NotebookNode:
+    """The notebook the Voila test renders as an app: every markdown cell, every cell the app hides (voila.json's
+    tags: Voila still drops them, so the test still sees that no static view or exercise reaches the room), and of the
+    code cells the app runs, only the panels and the cells they need (panel_cells).
+
+    Why: Voila runs the notebook before it sends the page, and most of its code cells are demos whose outputs nbval
+    compares; the app's other promises about them are read from the stored outputs (tests/test_app_view.py: no
+    instruction to run code, no environment line). What only a browser shows is the panels."""
+    nb = nbformat.read(path, as_version=4)
+    kept = {c.id for c in panel_cells(nb)}
+    hidden = hidden_tags()
+    nb.cells = [
+        c
+        for c in nb.cells
+        if c.cell_type != "code" or c.id in kept or hidden & set(c.get("metadata", {}).get("tags", []))
+    ]
+    return nb

@@ -10,9 +10,11 @@ import time
 import urllib.parse
 import urllib.request
 
+import nbformat
 import pytest
 
 from exercise_cells import INSTRUCTION, ZH_INSTRUCTION
+from panel_notebook import app_test_notebook
 from widget_driver import (
     CJK,
     exercise_panels,
@@ -26,13 +28,14 @@ from widget_driver import (
 )
 
 # The app views a lecturer projects: every notebook, and the feedback loops (02) and the AlphaEvolve ablations (04)
-# above all (test_app_notebooks_include_the_lectures_demos). Voila runs each notebook once more: about 10 s each.
+# above all (test_app_notebooks_include_the_lectures_demos). Voila renders each as the app shows it, its code cells cut
+# to the panels and the cells they need (panel_notebook.app_test_notebook; nbval runs the rest): 5-12 s each.
 APP_NOTEBOOKS = notebooks()
 REQUIRED = ("02_feedback_loops", "04_alphaevolve_ablations")
 LOAD_TIMEOUT = 300.0  # seconds for Voila to run the notebook and the page to render its widgets
 # The app's pages come from the pack's Voila template (tools/voila-template, selected in voila.json), which drops the
 # stock `lab` template's CDN stylesheets: no app page asks any host but this machine (tests/browser/test_app_offline.py
-# checks the template's other pages and the zh app's language).
+# checks the template's other pages and the zh app's language); each app test below asserts it for its own page.
 
 
 @pytest.mark.browser
@@ -40,15 +43,6 @@ def test_voila_refuses_requests_without_its_token(voila_server):
     """Another user of the machine, who does not know the random token, gets the login page, not a notebook."""
     with urllib.request.urlopen(f"{voila_server.url}/voila/render/{APP_NOTEBOOKS[0].name}", timeout=60) as resp:
         assert urllib.parse.urlparse(resp.geturl()).path == "/login"
-
-
-@pytest.mark.browser
-def test_voila_asks_no_host_at_all(voila_server, page, offline) -> None:
-    """An app page asks nothing of any host but this machine: not even the stock template's CDN stylesheets."""
-    path = next(p for p in APP_NOTEBOOKS if not has_widget_cells(p))  # the quickest app: the page is what counts
-    page.goto(voila_server.address(f"/voila/render/{served_name(path)}"), timeout=LOAD_TIMEOUT * 1000)
-    wait_voila_rendered(page, LOAD_TIMEOUT)
-    offline.assert_none(f"Voila with {served_name(path)}")
 
 
 @pytest.mark.browser
@@ -65,6 +59,7 @@ def test_notebook_as_voila_app(path: pathlib.Path, voila_server, page, offline, 
 
 
 def _check_app(path: pathlib.Path, voila_server, page, artifacts: pathlib.Path) -> None:
+    nbformat.write(app_test_notebook(path), voila_server.root / "notebooks" / served_name(path))
     start = time.monotonic()
     page.goto(voila_server.address(f"/voila/render/{served_name(path)}"), timeout=LOAD_TIMEOUT * 1000)
     wait_voila_rendered(page, LOAD_TIMEOUT)

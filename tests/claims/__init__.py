@@ -115,6 +115,13 @@ def module(number: str):
 
 
 @functools.cache
+def listed(number: str) -> tuple[Claim, ...]:
+    """Return notebook `number`'s claims as its module lists them (an id may repeat), computed once per test session
+    (some need the ablation study)."""
+    return tuple(module(number).claims())
+
+
+@functools.cache
 def load(number: str) -> dict[str, Claim]:
-    """Return notebook `number`'s claims by id, computed once per test session (some need the ablation study)."""
-    return registry(module(number).claims())
+    """Return notebook `number`'s claims by id."""
+    return registry(listed(number))

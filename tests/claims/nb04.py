@@ -25,6 +25,18 @@ from claims import Claim, holds, said
 from claims.formats import f3 as _f3, pct as _pct
 
 
+def first_of_the_rest(budgets: range, condition) -> int:
+    """Return the first budget from which `condition` holds at every budget to the end (one pass from the end)."""
+    first = None
+    for b in reversed(budgets):
+        if not condition(b):
+            break
+        first = b
+    if first is None:
+        raise ValueError("the condition does not hold at the last budget")
+    return first
+
+
 @functools.lru_cache(maxsize=None)
 def solutions():
     """notebooks/solutions/04_alphaevolve_ablations.py, run as a module: the numbers its exercises' Answers quote."""
@@ -131,15 +143,16 @@ def claims() -> list[Claim]:
     full_tests = [r.test for r in runs["full"]]
 
     # Section 4 / Think! 4
+    full_low, full_high = hist["full"].min(axis=0), hist["full"].max(axis=0)  # full's seed spread at each budget
+
     def position(name: str, b: int) -> str:
-        ref = hist["full"][:, b - 1]
-        m = at(name, b)
-        return "within" if ref.min() <= m <= ref.max() else "above" if m > ref.max() else "below"
+        low, high, m = full_low[b - 1], full_high[b - 1], at(name, b)
+        return "within" if low <= m <= high else "above" if m > high else "below"
 
     budgets = range(1, study.budget + 1)
     nofb_within = [b for b in budgets if position("no_feedback", b) == "within"]
     fbr_within = [b for b in budgets if position("fb_roofline", b) == "within"]
-    nofb_below_from = min(b for b in budgets if all(position("no_feedback", c) == "below" for c in budgets if c >= b))
+    nofb_below_from = first_of_the_rest(budgets, lambda b: position("no_feedback", b) == "below")
     gaps = {m: max(at(n, m) for n in runs) - min(at(n, m) for n in runs) for m in (100, study.budget)}
 
     # Section 5
@@ -156,7 +169,7 @@ def claims() -> list[Claim]:
     pairs100 = [(a, b) for i, a in enumerate(SHOWN) for b in SHOWN[i + 1 :] if apart(a, b, 100)]
     plumbing = ["full", "no_borrow", "one_island", "no_cascade"]
     order = {k: sorted(plumbing, key=lambda n: -float(np.median(final[n][:k]))) for k in (1, 3, 5)}
-    nff_below = min(b for b in budgets if all(at("no_full_file", c) < at("small_llm", c) for c in budgets if c >= b))
+    nff_below = first_of_the_rest(budgets, lambda b: at("no_full_file", b) < at("small_llm", b))
 
     # exercises
     gap = solutions().ablation_gap()

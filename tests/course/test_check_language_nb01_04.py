@@ -27,8 +27,10 @@ import pandas as pd
 import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # exercise_cells, when run as a script
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))  # verdict_sample
 
 from exercise_cells import NOTEBOOKS, load_solution  # noqa: E402
+import verdict_sample  # noqa: E402
 from verdict_text import CJK, english_left  # noqa: E402
 from toyhw import i18n, metrics  # noqa: E402
 from toyhw.course import check  # noqa: E402
@@ -43,6 +45,7 @@ from toyhw.gemm.time_table import shared_table  # noqa: E402
 from toyhw.kernels import knobs, proposers  # noqa: E402
 from toyhw.textwidth import display_width  # noqa: E402
 
+CHECKS = {1: nb01, 2: nb02, 3: nb03, 4: nb04}
 BEFORE = os.environ.get("TOYHW_VERDICTS_BEFORE")
 """A JSON file of the English verdicts recorded before a change ({case: verdict line}), or None."""
 
@@ -433,17 +436,37 @@ def _nb04() -> dict[str, Callable[[], Verdict]]:
     return found
 
 
+NOTEBOOK_NUMBERS = (1, 2, 3, 4)
+
+
 @functools.cache
-def cases() -> dict[str, Callable[[], Verdict]]:
+def all_cases() -> dict[str, Callable[[], Verdict]]:
     """Every check of notebooks 01-04 on every answer above, by name ("nb02.exercise_4.3")."""
     return {**_nb01(), **_nb02(), **_nb03(), **_nb04()}
 
 
+def check_of(name: str) -> str:
+    """The check a case runs ("nb02.exercise_4")."""
+    return name.rsplit(".", 1)[0]
+
+
 @functools.cache
+def cases() -> dict[str, Callable[[], Verdict]]:
+    """The cases the tests run: verdict_sample's sample, which reaches every verdict id of these checks."""
+    every = all_cases()
+    return {name: every[name] for name in verdict_sample.chosen("nb01_04", every)}
+
+
+@functools.cache
+def _run(language: str) -> tuple[dict[str, Verdict], frozenset[str]]:
+    with i18n.using(language), verdict_sample.message_ids() as ids:
+        found = {name: work() for name, work in cases().items()}
+    return found, frozenset(ids)
+
+
 def verdicts(language: str) -> dict[str, Verdict]:
     """Every case's verdict in `language`."""
-    with i18n.using(language):
-        return {name: work() for name, work in cases().items()}
+    return _run(language)[0]
 
 
 # ----- the tests
@@ -455,7 +478,16 @@ def test_every_case_gives_a_verdict_and_covers_both_outcomes():
     for check_name in {name.rsplit(".", 1)[0] for name in found}:
         given = [v for name, v in found.items() if name.startswith(check_name + ".")]
         assert any(v.ok for v in given) and any(not v.ok for v in given), check_name
-    assert sum(v.ok for v in found.values()) >= 18  # the solutions (and the iterable of pairs) pass
+    checks = {f"nb{n:02d}.{name}" for n, m in CHECKS.items() for name in dir(m) if re.fullmatch(r"exercise_\d+", name)}
+    assert {check_of(name) for name in found} == checks
+
+
+def test_the_sample_reaches_every_verdict_id_of_these_checks():
+    """In both languages (the id is the sentence: its template is what a language test reads)."""
+    wanted = verdict_sample.must_reach("nb01_04", NOTEBOOK_NUMBERS)
+    for language in ("en", "zh"):
+        missed = wanted - _run(language)[1]
+        assert not missed, f"no sampled case reaches {sorted(missed)} ({language}): run verdict_sample.py --choose"
 
 
 def test_a_zh_verdict_is_a_chinese_sentence_on_one_line():
@@ -499,13 +531,14 @@ def _no_address(line: str) -> str:
 def test_the_english_verdicts_are_the_recorded_ones():
     before = {name: _no_address(line) for name, line in json.loads(pathlib.Path(BEFORE).read_text("utf-8")).items()}
     now = {name: _no_address(str(v)) for name, v in verdicts("en").items()}
-    differ = {name: (before[name], now[name]) for name in before if name in now and before[name] != now[name]}
-    assert set(before) <= set(now) and not differ, "\n".join(f"{n}:\n  {a}\n  {b}" for n, (a, b) in differ.items())
+    differ = {name: (before[name], now[name]) for name in now if name in before and before[name] != now[name]}
+    assert set(now) <= set(before) and not differ, "\n".join(f"{n}:\n  {a}\n  {b}" for n, (a, b) in differ.items())
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] != ["--record"] or len(sys.argv) != 3:
         sys.exit("usage: python tests/course/test_check_language_nb01_04.py --record FILE")
-    recorded = {name: str(v) for name, v in verdicts("en").items()}
+    with i18n.using("en"):
+        recorded = {name: str(work()) for name, work in all_cases().items()}
     pathlib.Path(sys.argv[2]).write_text(json.dumps(recorded, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"{len(recorded)} English verdicts recorded in {sys.argv[2]}")
