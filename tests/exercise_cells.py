@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import copy
-import functools
 import importlib.util
 import json
 import pathlib
@@ -230,44 +229,3 @@ def _toyhw_resolve(paths):
     return missing
 print(_j.dumps(_toyhw_resolve(PATHS)))
 '''
-
-
-@dataclass(frozen=True)
-class ExecutedNotebook:
-    """A notebook run top to bottom in one kernel, then each exercise's check run again after its solution section."""
-
-    path: pathlib.Path
-    stub_verdicts: dict[int, str]
-    solution_verdicts: dict[int, str]
-    unresolved: dict[str, str]
-
-
-@functools.cache
-def execute_with_solutions(path: pathlib.Path) -> ExecutedNotebook:
-    """Run the notebook (its stubs in place), then per exercise its solution section and its check; then resolve the
-    prose's dotted names (`dotted_spans`) in the kernel's namespace. One kernel, cwd notebooks/, as a student's Lab
-    runs it: the tests of the exercises and of the prose's names share this one run per notebook."""
-    from nbclient import NotebookClient
-
-    span_paths = sorted(dotted_spans(path))
-    nb = read(path)
-    extra: list[tuple[str, int]] = []
-    sections = solution_sections(path) if solution_path(path).exists() else {}
-
-    def appended(code: str) -> None:  # a failing solution shows its error in the verdict, not as a crash of the run
-        nb.cells.append(nbformat.v4.new_code_cell(code, metadata={"tags": ["raises-exception"]}))
-
-    for exercise in exercises(path):
-        if exercise.computable and exercise.number in sections:
-            appended(sections[exercise.number])
-            extra.append(("section", exercise.number))
-            appended(source(exercise.check))
-            extra.append(("check", exercise.number))
-    appended(f"PATHS = {list(span_paths)!r}\n" + RESOLVER)
-    NotebookClient(nb, timeout=900, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
-    added = nb.cells[len(nb.cells) - len(extra) - 1 : -1]
-    by_id = {cell.get("id"): cell for cell in nb.cells}
-    stub = {e.number: output_text(by_id[e.check.id]) for e in exercises(path) if e.computable}
-    solved = {k: output_text(cell) for (kind, k), cell in zip(extra, added) if kind == "check"}
-    unresolved = json.loads(output_text(nb.cells[-1]).strip().splitlines()[-1] or "{}")
-    return ExecutedNotebook(path, stub, solved, unresolved)

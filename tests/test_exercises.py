@@ -1,7 +1,9 @@
 """Every exercise has a place to work: its own cell, a stub, a check, and a solution file that CI runs.
 
-The structure is read from the stored notebooks; then each notebook runs once in a kernel as a student's Lab runs
-it (tests/exercise_cells.py): every check must say ✗ on its stub, and ✓ after the solution file's section for it.
+The structure is read from the stored notebooks here. What needs a kernel runs in nbval's own run of each notebook
+(tests/notebook_solutions.py): the check cells' fresh outputs equal the stored ✗ lines this file requires, and after
+the last cell the same kernel runs each solution section and its check, which must say ✓, and resolves the names the
+prose tells a student to use.
 """
 
 from __future__ import annotations
@@ -14,8 +16,6 @@ import pytest
 from exercise_cells import (
     EXERCISE_TITLE,
     check_number,
-    dotted_spans,
-    execute_with_solutions,
     exercises,
     notebook_paths,
     number,
@@ -26,7 +26,7 @@ from exercise_cells import (
     source,
     tags,
 )
-from toyhw.course.check import FAIL, PASS
+from toyhw.course.check import FAIL
 
 NOTEBOOKS = notebook_paths()
 IDS = [p.stem for p in NOTEBOOKS]
@@ -91,17 +91,6 @@ def test_no_solution_code_in_the_library():
     assert not left, f"solution modules still in the package (they belong in notebooks/solutions/): {left}"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
-def test_checks_fail_on_the_stubs_and_pass_on_the_solutions(path: pathlib.Path):
-    run = execute_with_solutions(path)
-    for k, verdict in run.stub_verdicts.items():
-        assert verdict.strip().startswith(FAIL), f"{path.name} exercise {k}: the check passes on the stub: {verdict!r}"
-        assert k in run.solution_verdicts, f"{path.name} exercise {k}: the solution was not checked"
-        solved = run.solution_verdicts[k].strip()
-        assert solved.startswith(PASS), f"{path.name} exercise {k}: the check fails on the solution: {solved!r}"
-        print(f"{path.stem} exercise {k}: stub {verdict.strip()[:60]!r} -> solution {solved[:60]!r}")
-
-
 def test_check_lines_fit_the_projector():
     for path in NOTEBOOKS:
         for e in exercises(path):
@@ -115,26 +104,3 @@ def test_exercise_cells_are_tagged_for_lab_only():
             for cell in (e.text, e.stub, e.check):
                 if cell is not None:
                     assert "lab-only" in tags(cell), (path.name, cell.get("id"))
-
-
-# Every name the prose tells a student to use resolves (this file holds it because it shares the one execution of each
-# notebook with its solutions, exercise_cells.execute_with_solutions, with the checks above): the dotted code spans
-# (`failures.one_knob_repair_chance`) looked up in the kernel's namespace after the notebook ran; a module path of the
-# pack or the standard library resolves when it imports.
-# Roots that name a function's parameter or a record's field the prose describes, not a name of the namespace.
-DESCRIBED: dict[str, set[str]] = {
-    "02": {"feedback", "config", "rng"},  # a proposer's parameters, (feedback, config, rng) -> config
-    "08": {"Client"},  # dask.distributed's Client, whose API the prose names (`Client.get_executor()`)
-}
-
-
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
-def test_every_dotted_name_in_the_prose_resolves(path: pathlib.Path):
-    allowed = DESCRIBED.get(number(path), set())
-    unresolved = {
-        name: why for name, why in execute_with_solutions(path).unresolved.items() if name.split(".")[0] not in allowed
-    }
-    spans = dotted_spans(path)
-    assert not unresolved, f"{path.name}: the prose names what the notebook does not define:\n" + "\n".join(
-        f"  `{spans[name][0]}`: {why}" for name, why in sorted(unresolved.items())
-    )
