@@ -7,7 +7,10 @@ each property test sets its own max_examples so the whole suite of them stays we
 """
 
 import dataclasses
+import json
+import os
 import pathlib
+import shutil
 import sys
 import time
 
@@ -59,10 +62,35 @@ class BuiltSite:
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     """The website built from the committed files into a fresh folder, as on a fresh clone (no cached pages), once
-    per session; the build time goes to test-artifacts/site-build.txt."""
+    per session: with pytest-xdist, the first worker that needs it builds it into the run's shared temp folder and the
+    others read that build (a lock file orders them; a build takes 10-25 s of a worker on two cores). The build
+    time goes to test-artifacts/site-build.txt."""
     import build_site
 
-    work = tmp_path_factory.mktemp("site")
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # the workers' temp folders share this run's parent folder
+        import fcntl
+
+        work = tmp_path_factory.getbasetemp().parent / "site"
+        with open(work.parent / "site.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            record = work / "built.json"
+            if not record.exists():
+                shutil.rmtree(work, ignore_errors=True)  # a build an earlier worker did not finish
+                _build_into(build_site, work)
+            done = json.loads(record.read_text())
+    else:
+        work = tmp_path_factory.mktemp("site")
+        done = _build_into(build_site, work)
+    import editions as site_editions
+
+    built = [e for e in site_editions.built() if e.code in done["editions"]]
+    assert [e.code for e in built] == done["editions"], (done, [e.code for e in built])
+    return BuiltSite(root=work / "site", editions=built, seconds=done["seconds"])
+
+
+def _build_into(build_site, work: pathlib.Path) -> dict:
+    """Build the site into `work`/site (staging under `work`/work); write and return {"editions": codes, "seconds"}."""
+    work.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
     built = build_site.build(out=work / "site", work=work / "work")
     seconds = time.monotonic() - start
@@ -71,4 +99,6 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     (artifacts / "site-build.txt").write_text(
         f"site built from scratch in {seconds:.1f} s: {', '.join(e.code for e in built)}\n"
     )
-    return BuiltSite(root=work / "site", editions=built, seconds=seconds)
+    done = {"editions": [e.code for e in built], "seconds": seconds}
+    (work / "built.json").write_text(json.dumps(done))
+    return done
