@@ -309,13 +309,14 @@ def test_lab_starts_without_news_or_update_popups(lab_server, page):
     assert not toasts, f"pop-ups at start-up: {toasts}"
 
 
-# After the kernel is idle: whether Lab marked the notebook modified (it writes the kernel's metadata once it has the
-# kernel's info, so wait a moment first), and the kernelspec it holds.
+# After the kernel is idle: whether Lab marked the notebook modified (it writes the kernel's language_info and
+# kernelspec into the notebook once the kernel's info and spec have arrived, so await those, then a moment for its
+# handlers), and the kernelspec it holds.
 _MODIFIED = """async () => {
   const w = window.jupyterapp.shell.currentWidget;
   const kernel = w.sessionContext.session && w.sessionContext.session.kernel;
-  if (kernel) await kernel.info;
-  await new Promise((r) => setTimeout(r, 1500));
+  if (kernel) { await kernel.info; await kernel.spec; }
+  await new Promise((r) => setTimeout(r, 500));
   return {
     dirty: w.context.model.dirty || w.title.className.includes('jp-mod-dirty'),
     kernelspec: w.context.model.getMetadata('kernelspec'),
@@ -329,6 +330,19 @@ def _open_stored(page, server, served: str) -> dict:
     page.wait_for_function(_OPENED, arg=pathlib.PurePosixPath(served).name, timeout=90_000)
     assert page.evaluate(_KERNEL_IDLE) == "idle"
     return page.evaluate(_MODIFIED)
+
+
+@pytest.mark.browser
+def test_a_notebook_whose_kernel_metadata_differs_is_marked_modified(lab_server, page) -> None:
+    """The "unmodified" check below can fail: a copy of a notebook whose stored language_info is not the kernel's
+    (the last thing Lab writes, once the kernel's info has arrived) opens marked modified."""
+    nb = json.loads(NOTEBOOKS[0].read_text(encoding="utf-8"))
+    nb["metadata"]["language_info"]["version"] = "3.0.0"
+    (lab_server.root / "notebooks" / "scratch_metadata.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    try:
+        assert _open_stored(page, lab_server, "notebooks/scratch_metadata.ipynb")["dirty"]
+    finally:
+        page.evaluate("() => window.jupyterapp.serviceManager.sessions.shutdownAll()")
 
 
 @pytest.mark.browser
