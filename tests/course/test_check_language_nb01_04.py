@@ -3,7 +3,8 @@ sentence on one line, for the solution, the stub and the wrong answers alike; in
 
 Why: a zh notebook's check cell prints its verdict under a Chinese exercise, and a sentence left in English (or a
 Chinese one that wraps on the projector, a CJK character taking two columns) is what the room sees. Python's own
-exception texts stay as raised, so the test reads only the check's own words.
+exception texts stay as raised, so the test reads only the check's own words. The tests run a sample of the answers
+below that reaches every verdict id (tests/course/verdict_sample.py; TOYHW_ALL_VERDICTS=1 runs them all).
 
 The English verdicts of these inputs were recorded before the sentences moved to the catalogue and compared after; to
 compare them again around a change, record them with the code before it (e.g. PYTHONPATH=<a checkout of main>
@@ -465,7 +466,7 @@ def _run(language: str) -> tuple[dict[str, Verdict], frozenset[str]]:
 
 
 def verdicts(language: str) -> dict[str, Verdict]:
-    """Every case's verdict in `language`."""
+    """Every sampled case's verdict in `language` (computed once, the verdict ids it reached recorded)."""
     return _run(language)[0]
 
 

@@ -4,7 +4,8 @@ projector, and gives the English verdict's ✓ or ✗.
 
 The inputs are the solution files' answers, the stubs (a function raising NotImplementedError, or the notebook's
 None) and the wrong answers of tests/course/test_checks_nb05.py .. nb08.py, whose English assertions hold the
-English wording.
+English wording. The tests run a sample of them that reaches every verdict id (tests/course/verdict_sample.py;
+TOYHW_ALL_VERDICTS=1 runs them all).
 """
 
 from __future__ import annotations
