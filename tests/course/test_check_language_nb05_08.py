@@ -377,8 +377,7 @@ _REACHED: dict[str, set[str]] = {"en": set(), "zh": set()}
 
 
 @functools.cache
-def verdict(module: types.ModuleType, case: Case, language: str) -> Verdict:
-    assert module is MODULES[case.notebook]
+def verdict(case: Case, language: str) -> Verdict:
     with i18n.using(language), verdict_sample.message_ids() as ids:
         found = _check(case)
     _REACHED[language] |= ids
@@ -391,8 +390,8 @@ def verdict(module: types.ModuleType, case: Case, language: str) -> Verdict:
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # fork() in a process with threads, on some Pythons
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_the_zh_verdict_is_chinese_and_one_line(case: Case):
-    zh = verdict(MODULES[case.notebook], case, "zh")
-    en = verdict(MODULES[case.notebook], case, "en")
+    zh = verdict(case, "zh")
+    en = verdict(case, "en")
     assert isinstance(zh, Verdict) and zh.ok == en.ok, (str(zh), str(en))
     assert CJK.search(zh.reason), str(zh)
     assert not english_left(zh.reason), (english_left(zh.reason), str(zh))
@@ -412,7 +411,7 @@ def test_the_sample_reaches_every_verdict_id_and_both_outcomes_of_every_check():
     outcomes: dict[str, set[bool]] = {}
     for case in CASES:
         for language in ("en", "zh"):
-            outcomes.setdefault(check_of(case.id), set()).add(verdict(MODULES[case.notebook], case, language).ok)
+            outcomes.setdefault(check_of(case.id), set()).add(verdict(case, language).ok)
     wanted = verdict_sample.must_reach("nb05_08", NOTEBOOK_NUMBERS)
     for language in ("en", "zh"):
         missed = wanted - _REACHED[language]
